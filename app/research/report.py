@@ -20,6 +20,7 @@ from typing import Any
 
 from app.llm.offline.sentences import prose_sentences
 from app.research.answer import UNANSWERED, answer_lines, section_answer
+from app.research.api_entries import entries_out
 from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
@@ -319,7 +320,7 @@ def _render(data: ReportInput) -> str:
     else:
         if relevance.missing:  # one word the corpus lacks: named, the rest answered
             lines += [f"> {missing_note(relevance.missing, relevance.in_corpus).capitalize()}.", ""]
-        data = settle(data, relevance)
+        data = settle(entries_out(data), relevance)  # no API entry off its question (L1)
         # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all
         by_ref = {item["ref"]: item for _row, item in ok_items(data.rows) if item.get("ref")}
@@ -386,11 +387,8 @@ def _closing_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]
     """The Failures section (when a worker ended in error) and the Notes."""
     lines: list[str] = []
     if errors:
-        lines += ["## Failures", ""]
-        lines += [
-            f"- `{r['worker']}` on \"{clip(r['task_key'], 120)}\": {r['error']}"
-            for r in errors
-        ]
+        lines += ["## Failures", "", *(
+            f"- `{r['worker']}` on \"{clip(r['task_key'], 120)}\": {r['error']}" for r in errors)]
         lines.append("")
     notes = coalesce_notes(data.notes) + unknown_kind_notes(data.rows)  # a line per run of rounds
     if notes:

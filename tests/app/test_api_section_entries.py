@@ -8,9 +8,10 @@ and listed a field's description as a Caveat (L1-F1, L1-F2, L1-F3)."""
 from __future__ import annotations
 
 from app.llm.offline.sentences import heading_of
+from app.research.api_entries import api_section, off_question
 from app.research.caveats import caution_claims
 from app.research.report import render_markdown
-from tests.app.report_rows import data, item, row
+from tests.app.report_rows import answer_section, data, item, row
 
 TOPIC, Q = "checkpointer pending writes", "What are checkpointer pending writes?"
 BASE = "langgraph.checkpoint.base."
@@ -79,3 +80,63 @@ def test_a_fields_description_is_no_caveat() -> None:
     md = render_markdown(data(rows, topic=TOPIC, sub_questions=[Q]))
     caveats = md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
     assert "on-path deltas" not in caveats, caveats
+
+
+def test_a_returns_entry_is_no_answer_to_what_a_thing_is() -> None:
+    md = _report(TOPIC, Q)
+    answer, caveats = answer_section(md), md.split("## Caveats\n", 1)[1].split("\n## ", 1)[0]
+    assert "The requested checkpoint tuple" not in answer, answer
+    assert "on-path deltas" not in answer, answer  # a field's description: no more
+    assert "The requested checkpoint" not in caveats and "on-path" not in caveats, caveats
+
+
+def test_a_raises_entry_is_no_finding_of_a_what_question() -> None:
+    md = _report(TOPIC, Q)
+    assert "NotImplementedError" not in md.split("## Caveats", 1)[0], md
+
+
+def test_what_a_function_returns_is_still_answered_by_its_returns_entry() -> None:
+    question = "What does get_tuple return?"
+    summary = "Fetch a checkpoint tuple using the given configuration."
+    rows = [row("docs_search", question, [_claim("passage", GET_TUPLE, GET_TUPLE)]),
+            row("analyst", question, [_claim("finding", summary, GET_TUPLE),
+                                      _claim("finding", RETURNED, GET_TUPLE)])]
+    md = render_markdown(data(rows, topic=question, sub_questions=[question]))
+    assert "- The requested checkpoint tuple, or `None` if not found." in md, md
+    assert off_question("What is get_tuple?", ["get_tuple"], GET_TUPLE, REFS[GET_TUPLE][:-2],
+                        RAISED)  # an abstract method's Raises: entry is never what it is
+
+
+def test_a_parameters_line_cut_from_its_heading_is_no_finding_of_another_thing() -> None:
+    # Pregel.invoke's second passage: its "Args:" heading is in the first
+    passage = ("output_keys: The output keys to retrieve from the graph run.\ninterrupt_before: "
+               "The nodes to interrupt the graph run before.\ndurability: The durability mode "
+               "for the graph execution, defaults to `\"async\"`.")
+    symbol, question = "langgraph.pregel.main.Pregel.invoke", "What are durability modes?"
+    lines = passage.splitlines()
+    assert off_question(question, ["durability", "modes"], passage, symbol, lines[1])
+    assert not off_question(question, ["durability", "modes"], passage, symbol, lines[2])
+    assert not off_question(question, ["durability", "modes"], passage, "", lines[1])  # a page
+
+
+def test_the_sections_of_each_docstring_style() -> None:
+    numpy = "Fetch.\n\nReturns\n-------\ntuple\n    The requested tuple, or None."
+    assert api_section(numpy, "The requested tuple, or None.") == "returns"
+    assert api_section("", ":raises ValueError: when the config is empty.") == "raises"
+    assert api_section("", ":param config: the configuration to read.") == "parameters"
+    assert api_section("", "Return type: Response") == "returns"  # Sphinx's HTML
+    assert api_section("", "Returns a QuerySet that follows foreign keys.") == ""
+    assert api_section(GET_TUPLE, "Fetch a checkpoint tuple using the given configuration.") == ""
+
+
+def test_an_entry_naming_the_thing_asked_or_of_the_symbol_asked_stays() -> None:
+    doc = "Retry policy.\n\nAttributes:\n    max_attempts: The most attempts before giving up."
+    entry = "max_attempts: The most attempts before giving up."
+    assert not off_question("What is max_attempts?", ["max_attempts"], doc, "t.RetryPolicy",
+                            entry)
+    assert not off_question("What is RetryPolicy?", ["retrypolicy"], doc, "t.RetryPolicy", entry)
+    assert not off_question("Send", ["send"], "Send.\n\nArgs:\n    node: The target node.",
+                            "langgraph.types.Send.__init__", "node: The target node.")
+    assert off_question("What is a backoff?", ["backoff"], doc, "t.RetryPolicy", entry)
+    assert not off_question("How do I retry a node?", ["retry", "node"], doc, "t.RetryPolicy",
+                            entry)  # only "what" questions and bare topics are judged so
