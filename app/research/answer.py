@@ -52,6 +52,7 @@ from app.research.sentence_kinds import (
     genus,
     headed_by,
     names_another,
+    predicated,
     subject_of,
 )
 from app.research.signposts import stating
@@ -274,7 +275,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             continue  # ServerLimit's "this directive ... MaxRequestWorkers"
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
-        own = subject_of(text) or asked_label(text, asked)
+        own = subject_of(text) or asked_label(text, asked) or (  # "Writes ... are pending"
+            predicated(text, subject) if kind in ("what", "topic") else "")
         another = names_another(own, asked)  # "The --dont-clean-words option ..."
         about = 0 if another else len(mentions(subject, own)) if terms else 0
         about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."

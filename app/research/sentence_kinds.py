@@ -19,7 +19,7 @@ from workers.sources.leads import JUDGED_AS
 from workers.sources.query import mentions, query_terms
 
 __all__ = ["INSTRUCTION", "asked_label", "conditioned", "defining", "fits", "genus",
-           "glossary_entry", "headed_by", "names_another", "subject_of"]
+           "glossary_entry", "headed_by", "names_another", "predicated", "subject_of"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
@@ -186,10 +186,40 @@ def defining(text: str, subject: Sequence[str], asked: str) -> bool:
         >>> defining("The application context is a good place to store data.", [], q)
         False
     """
-    if glossary_entry(text, subject):
+    if glossary_entry(text, subject) or predicated(text, subject):  # L1-F1
         return True
     judged = re.search(rf"\b(?:is|are)\s+(?:an?|the)\s+{JUDGED_AS}", text, re.IGNORECASE)
     return judged is None and defines_asked(text, stems(asked))
+
+
+_PREDICATE = re.compile(r"^([^,;:.()]{1,80}?)\s(?:is|are)\s+(?:\w+ly\s+)?([\w-]+)",
+                        re.IGNORECASE)
+"""A sentence's subject up to its "is" or "are" (no clause before it) and the word that gives
+it: "Writes stored at the target checkpoint itself" and "pending"."""
+
+
+def predicated(text: str, subject: Sequence[str]) -> str:
+    """The subject ``text`` says of what the topic's other words say of the thing the topic's
+    head names: its subject, up to its "is" or "are", names some of the words of ``subject``
+    and the word after that verb the others ("Writes stored at the target checkpoint itself
+    are pending for the next super-step" says when writes are pending, for "checkpointer
+    pending writes", where no sentence says "Pending writes are ..." and a sentence on another
+    thing led, L1-F1; "A repository is bare when ..."); "" when it does not. A first word read
+    as a verb ("Writes") is no end of that subject, as it is to :func:`subject_of`.
+
+    Example:
+        >>> predicated("Writes stored at a checkpoint are pending for the next step.",
+        ...            ["checkpointer", "pending", "writes"])
+        'Writes stored at a checkpoint'
+        >>> predicated("Pending writes are stored in order.", ["pending", "writes"])
+        ''
+    """
+    match = _PREDICATE.match(text)
+    if match is None or len(subject) < 2 or len(match.group(1).split()) > 10:
+        return ""
+    named, told = mentions(subject, match.group(1)), mentions(subject, match.group(2))
+    whole = bool(named) and bool(told - named) and named | told == set(subject)
+    return match.group(1) if whole else ""
 
 
 def glossary_entry(text: str, subject: Sequence[str]) -> bool:

@@ -140,3 +140,10 @@ def test_an_entry_naming_the_thing_asked_or_of_the_symbol_asked_stays() -> None:
     assert off_question("What is a backoff?", ["backoff"], doc, "t.RetryPolicy", entry)
     assert not off_question("How do I retry a node?", ["retry", "node"], doc, "t.RetryPolicy",
                             entry)  # only "what" questions and bare topics are judged so
+
+
+def test_the_answer_leads_with_what_the_topic_is() -> None:
+    # no sentence says "Pending writes are ...": the one saying when writes are pending leads
+    answer = answer_section(_report(TOPIC, Q)).strip().splitlines()
+    assert answer[0].startswith("- Writes stored at the target checkpoint itself are pending"), (
+        answer)
