@@ -42,6 +42,7 @@ from workers.sources import documents
 from workers.sources.base import RawDoc
 from workers.sources.catalogues import catalogue_kind
 from workers.sources.comments import comment_prose
+from workers.sources.contents_lines import without_numbered_contents
 from workers.sources.filekinds import (
     DOCUMENT_EXTENSIONS,
     GZIP_SUFFIX,
@@ -280,11 +281,12 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind in PLAIN_TEXT:  # cut at its version lines or titles, if it has them
-        text = comment_prose(text)  # an annotated example's comments as sentences
+        # an annotated example's comments as sentences; its contents' numbered titles left out
+        text = without_numbered_contents(comment_prose(text))
         sections = text_sections(text)
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind == ".rst":  # its markup as the words it shows, titled and cut at its titles
-        text = rst_text(text)
+        text = without_numbered_contents(rst_text(text))
         sections, title = text_sections(text), opening_heading(text) or name
         text = "\n\n".join(t for _h, t in sections) or text
     if kind in HTML_EXTENSIONS and (to := redirect_of(source, text, name)) is not None:
