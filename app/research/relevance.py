@@ -56,6 +56,7 @@ from app.research.term_stats import (
 )
 from app.research.topic_words import (  # re-exported: the words a verdict is made of
     describe_terms,
+    hindering_verbs,
     item_words,
     judged_terms,
     mentioned,
@@ -204,6 +205,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     rows = list(rows)
     unreached = tuple(dict.fromkeys([*unreached_sources(rows), *tools_failed]))
     terms = asked_only(spelled_out(topic_terms(topic), stats, rows), stats)
+    terms = [t for t in terms if t not in hindering_verbs(topic)] or terms  # "stop X from Y-ing"
     # a release the corpus never names ("Python 3.8" beside "3.9 or later": trial 120, F3)
     unnamed = {t for t in absent_terms(terms, stats) if VERSION.fullmatch(t)}
     terms = [t for t in terms if t not in unnamed]

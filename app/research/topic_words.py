@@ -22,8 +22,8 @@ from workers.sources.names import (
 from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
 from workers.sources.stopwords import FILLER_WORDS, MANNER_WORDS
 
-__all__ = ["describe_terms", "item_words", "judged_terms", "mentioned", "name_phrases",
-           "name_terms", "needed", "one_verb", "topic_terms"]
+__all__ = ["describe_terms", "hindering_verbs", "item_words", "judged_terms", "mentioned",
+           "name_phrases", "name_terms", "needed", "one_verb", "topic_terms"]
 
 
 def topic_terms(topic: str) -> list[str]:
@@ -267,6 +267,30 @@ def judged_terms(terms: Sequence[str], names: Iterable[str] = ()) -> list[str]:
     names = frozenset(names)  # a filler word written as a name is one: gzip's --keep
     return [t for t in terms if (t not in FILLER_WORDS and t not in MANNER_WORDS)
             or t in names] or list(terms)
+
+
+_HINDERING = re.compile(
+    r"\b(stop|prevent|keep|block|bar|forbid|prohibit|discourage|hinder|restrain)(?:s|ped|ping)?"
+    r"\s+(?:[\w'-]+\s+){1,5}?from\s+[\w'-]+ing\b", re.IGNORECASE)
+
+
+def hindering_verbs(topic: str) -> frozenset[str]:
+    """The verbs of ``topic`` that ask for something not to happen, in "stop X from Y-ing"
+    (lower-cased): "How do I *stop* the terminal from beeping?", "*prevent* labels from
+    overwriting one another". They say what the asker wants, not what the manual calls it:
+    it names the means ("9.5.9. Disabling beep sounds: One can always unplug the PC
+    speaker"), and judged by "stop" an item had to name two of "stop", "terminal" and
+    "beeping"; the Debian Reference's answer names "beep" alone, and the report said the
+    sources say nothing (trial 124, M2-F2). A stop on its own ("How do I stop a container?")
+    is the thing asked.
+
+    Example:
+        >>> sorted(hindering_verbs("How do I stop the terminal from beeping?"))
+        ['stop']
+        >>> hindering_verbs("How do I stop a container?"), hindering_verbs("Stop from here")
+        (frozenset(), frozenset())
+    """
+    return frozenset(m.group(1).lower() for m in _HINDERING.finditer(topic))
 
 
 def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
