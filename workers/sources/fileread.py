@@ -67,7 +67,7 @@ from workers.sources.text import (
     encoding_note,
     size_label,
 )
-from workers.sources.textsections import opening_heading, text_sections
+from workers.sources.textsections import opening_heading, text_sections, text_title
 from workers.sources.walk import shown_path, unreadable_why
 
 __all__ = ["GZIP_MAGIC", "MAX_FOLDER_GZIP_BYTES", "PLAIN_TEXT", "EmptyGzip", "GzipBudget",
@@ -283,7 +283,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     elif kind in PLAIN_TEXT:  # cut at its version lines or titles, if it has them
         # an annotated example's comments as sentences; its contents' numbered titles left out
         text = without_numbered_contents(comment_prose(text))
-        sections = text_sections(text)
+        sections, title = text_sections(text), text_title(text) or name
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind == ".rst":  # its markup as the words it shows, titled and cut at its titles
         text = without_numbered_contents(rst_text(text))

@@ -44,7 +44,7 @@ from workers.sources.sentence_ends import ITEM_MARK
 from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["MAX_HEADING_CHARS", "heading_lines", "letter_line", "opening_heading",
-           "text_sections"]
+           "text_sections", "text_title"]
 
 MAX_HEADING_CHARS = 80
 """A heading line is at most this long once its runs of spaces are one space."""
@@ -226,3 +226,21 @@ def opening_heading(text: str) -> str:
     if first is None or first not in heading_lines(lines[:first + 3]):
         return ""
     return _MARKERS.sub("", _collapsed(lines[first]))
+
+
+def text_title(text: str) -> str:
+    """A plain text's title: the heading it opens with (:func:`opening_heading`) when it has no
+    digit, else "". The Debian Reference's ``.txt.gz`` opens "Debian Reference" over its
+    author's name, and was listed in Sources by its file name alone, where its HTML chapters had
+    their titles (trial 124, M2-F3); a change log's first version line (``nginx (1.22.1-9)
+    unstable; urgency=medium``, ``Version 2.54.7``) or a numbered section heads one part of
+    the file, not all of it.
+
+    Example:
+        >>> text_title("Debian Reference\\n\\n     Osamu Aoki\\n\\nThis book is free.")
+        'Debian Reference'
+        >>> text_title("Version 2.54.7\\n\\n  * Fix a crash.\\n"), text_title("Some text.")
+        ('', '')
+    """
+    heading = opening_heading(text)
+    return "" if any(ch.isdigit() for ch in heading) else heading

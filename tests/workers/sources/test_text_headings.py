@@ -223,3 +223,18 @@ def test_an_faqs_numbered_questions_head_their_answers() -> None:
     assert "count nests" not in sections["1.1 What is a heron?"]
     steps = "Setup\n\n1. Download the tarball\n\n2.1 Unpack it in a folder.\n\n3. Run it\n"
     assert text_sections(steps) == ()  # steps, and a title that ends as a sentence
+
+
+def test_a_text_manual_is_titled_by_its_opening_line(tmp_path: Path) -> None:
+    # trial 124, M2-F3: the Debian Reference's .txt.gz was listed by its file name alone, where
+    # its HTML chapters had their titles; a change log's first version line is no title
+    root = tmp_path / "heron-doc"
+    root.mkdir()
+    manual = "Heron Reference\n\n        Ann Heron\n\nThis book counts herons at dawn.\n"
+    (root / "heron-reference.en.txt.gz").write_bytes(gzip.compress(manual.encode()))
+    (root / "notes.txt").write_text(manual.replace("Heron Reference", "Egret Notes"))
+    (root / "changelog.gz").write_bytes(gzip.compress(NGINX.encode()))
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        titles = {p.doc_id: p.title for p in c.search("herons dawn PCRE2 library")}
+    assert titles == {"heron-reference.en.txt.gz": "Heron Reference",
+                      "notes.txt": "Egret Notes", "changelog.gz": "changelog.gz"}, titles
