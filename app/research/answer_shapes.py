@@ -12,7 +12,7 @@ import re
 
 from app.llm.offline.words import stems
 from app.research.caveat_shapes import against
-from app.research.caveats import WARNING, asked_harm
+from app.research.caveats import asked_harm, warns
 from app.research.sentence_kinds import INSTRUCTION, subject_of
 from app.research.versions import asks_version, history_row
 from workers.sources.entries import entry_led
@@ -274,7 +274,20 @@ def goes_after(asked: str, kind: str, quote: str, text: str) -> bool:
     a colon introduces the code or list after it ("On Windows, using fs.mkdir() on the root
     directory ... will result in an error:" led the answer to what fs.mkdir() does); a history
     row ("v18.19.0 — Changes: ...") unless a version is asked; one pointing back to a sentence
-    not shown (:func:`points_back`)."""
-    warning = kind != "limitation" and bool(WARNING.search(text)) and not asked_harm(asked, text)
+    not shown (:func:`points_back`). A warning is what the Caveats call one
+    (:func:`~app.research.caveats.warns`), not any match of its words: SQLAlchemy's "And
+    importantly, set expire_on_commit to False - ... This expiration should not be used ...",
+    a recommendation the Caveats do not list, went after the answer as a warning (L2-F1 of
+    trial 123, F9).
+
+    Example:
+        >>> fix = "And importantly, set expire_on_commit to False - it should not be used here."
+        >>> goes_after("How do I avoid lazy loads?", "how", fix, fix)
+        False
+        >>> warned = "Autoflush should not be disabled in production."
+        >>> goes_after("How do I avoid lazy loads?", "how", warned, warned)
+        True
+    """
+    warning = kind != "limitation" and warns(text) and not asked_harm(asked, text)
     return (warning or quote.rstrip().endswith(":")
             or (history_row(text) and not asks_version(asked)) or points_back(text, asked))
