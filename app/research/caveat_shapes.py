@@ -9,8 +9,8 @@ import re
 
 from app.llm.offline.words import stems
 
-__all__ = ["against", "defaulted", "described", "example", "granted", "neutral", "plain",
-           "pointer", "recommends"]
+__all__ = ["AVOIDED", "against", "defaulted", "described", "example", "granted", "neutral",
+           "plain", "pointer", "recommends"]
 
 _POINTER = re.compile(
     r"^\W*(?:(?:for\s+(?:more|further|details|examples?|information)\b[^,.;:]{0,60},\s*)?"
@@ -299,6 +299,13 @@ def recommends(text: str) -> bool:
     return bool(_RECOMMENDED.match(text)) and not _STILL_WARNS.search(text)
 
 
+AVOIDED = (r"(?:(?:should|must|shall|ought\s+to|(?:is|are)\s+to)\s+(?:(?:also|always|still|"
+           r"thus|then|generally|\w+ly)\s+)?be|(?:is|are)\s+(?:\w+ly\s+)?(?:best|better))"
+           r"\s+avoided")
+""""Avoid" in the passive after a modal ("should also be avoided", "must be avoided", "is to
+be avoided") or "best" ("is best avoided"): advice against, as "should not" is (L2-F4 of trial
+123: "X should also be avoided" was neither a warning nor a caveat). Not "can be avoided by
+...", a way out, nor "is avoided", what a thing spares."""
 _ASKS_AGAINST = re.compile(
     r"^\W*why\s+(?:(?:should|must|shall)\s*n[o']t|(?:should|must)\s+(?:i|we|you|one)\s+"
     r"(?:not|never|avoid)|(?:is|are)\s+(?:\w+\s+){0,6}?(?:not\s+recommended|discouraged|a\s+bad\s+"
@@ -307,7 +314,7 @@ _ASKS_AGAINST = re.compile(
 production?", "Why is X not recommended?"): the advice against it is its answer."""
 _ADVISED_AGAINST = re.compile(
     r"\b(?:(?:should|must)\s+(?:not|never)|shouldn't|mustn't|not\s+(?:be\s+)?recommended|"
-    r"discouraged|(?:should|must)\s+be\s+avoided)\b|(?:^|[.;:]\s+)(?:do\s+not|don't|never|"
+    r"discouraged|" + AVOIDED + r")\b|(?:^|[.;:]\s+)(?:do\s+not|don't|never|"
     r"avoid)\s+\w", re.IGNORECASE)
 """Advice against ("you should not use", "These should not be used", "Do not use")."""
 _NOT_CONTENT = frozenset("why should must shall not never avoid".split())

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.llm.offline.sentences import heading_of
 from app.research.caveat_shapes import (
+    AVOIDED,
     against,
     defaulted,
     described,
@@ -40,6 +41,7 @@ then "No other limitations or warnings were found", which read as a list above i
 section did not have, trial 114, F12; trial 115, F10)."""
 
 CAUTION = re.compile(
+    r"\b" + AVOIDED + r"\b|"
     r"\b(?:not|never|no longer|cannot|can't|don't|doesn't|won't|isn't|aren't|must|"
     r"(?:can|could|may|might|will|would|must|should|does|do|is|are|was|were)\s+only|"
     r"only\s+(?:if|when|whenever|in|on|for|with|within|after|before|once|while|where|by|from|"
@@ -104,7 +106,6 @@ def cautions(text: str) -> bool:
     said = said if _CONSEQUENCE.search(said) else _STEP.sub(" ", said)
     return (not history_row(text) and not example(text) and not pointer(text)
             and not recommends(text) and bool(CAUTION.search(said)))
-
 
 
 def unreassured(text: str) -> str:
@@ -193,13 +194,13 @@ Caveat of "What does option httplog do?" (trial 113); nor does a "must" in an in
 question, which tells where a requirement is stated (Apache's "... will contain an Override
 section, specifying what value must be in AllowOverride ...", a Caveat of "Why are my
 .htaccess files being ignored?", trial 113)."""
-_STEP = re.compile(r"\bmust\b(?!\s+(?:not|never|only)\b|n't)", re.IGNORECASE)
+_STEP = re.compile(r"\bmust\b(?!\s+(?:not|never|only|(?:\w+\s+)?be\s+avoided)\b|n't)", re.I)
 """A requirement: a step of a task, what one must also provide ("A secret key must also be
 provided.", of HAProxy's "enable dynamic-cookie", a Caveat of a cookie persistence question,
 trial 113), or a rule of syntax ("If the address list contains white space, it must be enclosed
 in quotes.", "... a key name, which must be a valid domain name", Exim's and BIND's, trial 117,
 F8; trial 118, F4): a requirement is a caveat when it says what happens without it
-(:data:`_CONSEQUENCE`), or forbids ("must not", "must never") or restricts ("must only")."""
+(:data:`_CONSEQUENCE`), or forbids ("must not", "must be avoided") or restricts ("must only")."""
 _CONSEQUENCE = re.compile(r"\b(?:otherwise|or\s+else|else|silently|ignored|before|after|"
                           r"unless|only|to\s+(?:fully|properly|correctly|reliably)\s+work|"
                           r"or\s+(?:later|newer|higher|above)|at\s+least\s+(?:version\s+)?v?\d)\b|"
@@ -233,8 +234,8 @@ WARNING = re.compile(
     # advice against ("is not recommended", "should never"), a harm it may cause, a risk
     r"^\W*(?:do\s+not|don't|never)\s+(?!mind\b)\w|"  # "Do not enable debug mode in production."
     r"\b(?:not\s+(?:be\s+)?recommended|(?:strongly\s+)?discouraged|should\s+(?:not|never)|"
-    r"recommended\s+not\s+to|watch\s+out|be\s+careful|(?:should|must)\s+be\s+avoided|"
-    r"best\s+avoided|(?:may|might)\s+(?:want|wish)\s+to\s+avoid|"
+    r"recommended\s+not\s+to|watch\s+out|be\s+careful|" + AVOIDED + r"|"
+    r"(?:may|might)\s+(?:want|wish)\s+to\s+avoid|"
     r"in\s+no\s+(?:event|case)\s+should|"
     r"(?:may|might|can|could|will)\s+(?:\w+\s+){0,2}?(?:cause|result\s+in|lead\s+to)\s+"
     r"(?:\w+\s+){0,3}?(?:problems?|issues?|errors?|failures?|crash(?:es)?|corruption|"

@@ -49,3 +49,28 @@ def test_a_reassurance_or_a_feature_is_no_caution_but_a_contrast_is(text: str,
     assert cautions(text) is caution
     if not caution:  # nor a warning found among the findings
         assert not warnings_found([row("analyst", "q", [item("finding", text, "a#0")])])
+
+
+@pytest.mark.parametrize(("text", "caution"), [
+    # "avoid" in the passive after a modal or "best" advises against, as "should not" does
+    # (L2-F4, after trial 123): each was neither a caveat nor a warning
+    ("Mixing the two loader styles in one query should also be avoided.", True),
+    ("Calling flush() inside a flush event is best avoided.", True),
+    ("Global state must be avoided in application factories.", True),
+    ("Such patterns are generally best avoided.", True),
+    ("Sharing a session between threads is to be avoided.", True),
+    # a way out, or what a thing spares: no advice against
+    ("The extra round trip can be avoided by setting expire_on_commit to False.", False),
+    ("A second query is avoided entirely by the selectin loader.", False),
+])
+def test_avoid_in_the_passive_with_a_modal_warns(text: str, caution: bool) -> None:
+    from app.research.caveats import warns
+
+    assert cautions(text) is caution and warns(text) is caution
+
+
+def test_the_advice_to_avoid_answers_why_not() -> None:
+    from app.research.caveat_shapes import against
+
+    assert against("Why shouldn't I mix loader styles in one query?",
+                   "Mixing the two loader styles in one query should also be avoided.")
