@@ -13,7 +13,7 @@ from typing import Any
 
 from app.research.evidence import document_of
 from app.research.reference import written_names
-from app.research.topic_words import needed
+from app.research.topic_words import judged_terms, needed
 from workers.sources.query import mentions
 
 __all__ = ["elsewhere", "on_subject"]
@@ -27,14 +27,14 @@ lowered at run-time ...", "Note that the option ..."): what it refers to is in t
 it, so the words it names do not tell whose it is; it stays."""
 
 
-def _named(terms: Sequence[str], subject: Sequence[str], text: str) -> bool:
-    """Whether ``text`` names the question: :func:`~app.research.topic_words.needed` of its
-    ``terms``, one of them a word of its ``subject``."""
-    return len(mentions(terms, text)) >= needed(terms) and bool(mentions(subject, text))
+def _named(terms: Sequence[str], subject: Sequence[str], text: str, at_least: int) -> bool:
+    """Whether ``text`` names the question: ``at_least`` of its ``terms``, one of them a word
+    of its ``subject``."""
+    return len(mentions(terms, text)) >= at_least and bool(mentions(subject, text))
 
 
 def elsewhere(terms: Sequence[str], subject: Sequence[str], text: str, heading: str = "",
-              side: bool = False) -> bool:
+              side: bool = False, names: Collection[str] = ()) -> bool:
     """Whether the caveat ``text`` (under its passage's ``heading``) is about another subject
     than the question's (its ``terms`` and ``subject``, :func:`app.research.own.question_terms`
     and :func:`~app.research.own.subject_terms`): neither it nor its heading names the question.
@@ -43,6 +43,12 @@ def elsewhere(terms: Sequence[str], subject: Sequence[str], text: str, heading: 
     ``--disable-warnings`` is no mention of "disable"); one of a cited document need only name
     one of its words, its passage's subject being the report's. A caveat that refers to its
     context (:data:`_REFERS`) stays. No ``terms``: none is elsewhere.
+
+    The words of how the question is asked (:func:`~app.research.topic_words.judged_terms`:
+    "mean", "work", "use", "happen", a name of ``names`` aside) name no subject: "mean" of
+    "What does exit code 5 mean?" kept any caveat saying "means" (L2-F2, after trial 123, F9).
+    A caveat still needs as many of the question's words
+    (:func:`~app.research.topic_words.needed`), now of its other words.
 
     Example:
         >>> terms = ["disable", "output", "capturing"]
@@ -60,8 +66,15 @@ def elsewhere(terms: Sequence[str], subject: Sequence[str], text: str, heading: 
         >>> elsewhere(terms, terms, "It is deprecated.", "Miscellaneous"), elsewhere(
         ...     terms, terms, "An exit code above 127 is not portable.", "Miscellaneous")
         (False, False)
+        >>> elsewhere(terms, terms, "Passing msg means a deprecation warning.", "Parameters")
+        True
     """
-    if not terms or _REFERS.match(text) or _named(terms, subject, heading):
+    if not terms or _REFERS.match(text):
+        return False
+    at_least = needed(terms)
+    terms, subject = judged_terms(terms, names), judged_terms(subject, names)
+    at_least = min(at_least, len(terms))
+    if _named(terms, subject, heading, at_least):
         return False
     if not side:
         return not mentions(terms, text)
@@ -69,15 +82,17 @@ def elsewhere(terms: Sequence[str], subject: Sequence[str], text: str, heading: 
     for name in written_names(text):
         if name.lstrip("-").lower() not in terms:
             said = said.replace(name, " ")
-    return not _named(terms, subject, said)
+    return not _named(terms, subject, said, at_least)
 
 
 def on_subject(caveats: Iterable[dict[str, Any]], terms: Sequence[str], subject: Sequence[str],
                passages: Mapping[str, tuple[str, str, str]],
-               cited: Collection[str]) -> list[dict[str, Any]]:
+               cited: Collection[str], names: Collection[str] = ()) -> list[dict[str, Any]]:
     """``caveats`` less those about another subject (:func:`elsewhere`), each read under its
     passage's heading (``passages``: text, heading and title by ref,
-    :func:`app.research.own.passages_by_ref`); a side one when its document is not ``cited``."""
+    :func:`app.research.own.passages_by_ref`); a side one when its document is not ``cited``;
+    ``names``: the question's words written as names
+    (:func:`~app.research.topic_words.name_terms`)."""
     return [c for c in caveats if not elsewhere(
         terms, subject, str(c["text"]), passages.get(str(c.get("ref")), ("", "", ""))[1],
-        document_of(c) not in cited)]
+        document_of(c) not in cited, names)]

@@ -23,7 +23,7 @@ from app.research.neighbours import (
     sentence_entry,
 )
 from app.research.reference import written_names
-from app.research.relevance import needed, spelled_out, topic_terms
+from app.research.relevance import name_terms, needed, spelled_out, topic_terms
 from app.research.sentence_kinds import subject_of
 from app.research.topics import subject as topic_subject
 from app.research.topics import topic_kind
@@ -353,7 +353,7 @@ def caveat_own(data: ReportInput, caveats: Iterable[dict[str, Any]],
     name ("This option cannot be used twice.") nor the asked entry's (trial 103, F5)."""
     passages = passages_by_ref(data)
     kept = on_subject(entry_own(data, caveats), question_terms(data.asked, data.rows),
-                      subject_terms(data.asked, data.rows), passages, cited)
+                      subject_terms(data.asked, data.rows), passages, cited, name_terms(data.asked))
     asked = _asked(data.asked, passages) | ({plain} if (plain := plain_name(data.asked)) else set())
     wanted = {n.lstrip("-").lower() for n in asked}
     if not wanted:

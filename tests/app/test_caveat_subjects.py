@@ -88,3 +88,27 @@ def test_a_cited_entrys_caveat_naming_none_of_the_question_is_anothers() -> None
                               item("caveat", own, "reference.html#24")])]
     caveats = _report(q, rows)
     assert "msg is deprecated" not in caveats and "exit codes above 5" in caveats, caveats
+
+
+def test_a_question_verb_names_no_subject() -> None:
+    # L2-F2: "mean" of "What does exit code 5 mean?" kept a caveat that says "means", and
+    # "work" of "How does autoflush work?" one that says "works"
+    q = "What does exit code 5 mean?"
+    heading = "exit(reason[, returncode=False, msg=None])"
+    answer = "returncode (Optional[int]) -- Return code to be used when exiting pytest."
+    other = "Passing msg means a deprecation warning is raised."
+    own = "Exit codes above 127 are not portable."
+    rows = [row("docs_search", q, [item("passage", f"{heading}\n\n{answer} {other} {own}",
+                                        "reference.html#24", heading=heading)]),
+            row("analyst", q, [item("finding", answer, "reference.html#24")]),
+            row("critic", q, [item("caveat", other, "reference.html#24"),
+                              item("caveat", own, "reference.html#24")])]
+    caveats = _report(q, rows)
+    assert "deprecation warning" not in caveats and "not portable" in caveats, caveats
+    q = "How does autoflush work?"
+    side = item("caveat", "Bulk saving only works without relationships.", "bulk.html#3")
+    own = item("caveat", "Autoflush cannot run inside a flush.", "session.html#4")
+    rows = [row("docs_search", q, [item("passage", f"Bulk\n\n{side['text']}", "bulk.html#3",
+                                        heading="Bulk operations")]),
+            row("critic", q, [side, own])]
+    assert caveat_own(data(rows, sub_questions=[q], topic=q), [side, own]) == [own]
