@@ -14,6 +14,7 @@ from typing import Any
 from app.research.evidence import document_of
 from app.research.reference import written_names
 from app.research.topic_words import judged_terms, needed
+from workers.sources.inflections import verb_forms
 from workers.sources.query import mentions
 
 __all__ = ["elsewhere", "on_subject"]
@@ -29,8 +30,10 @@ it, so the words it names do not tell whose it is; it stays."""
 
 def _named(terms: Sequence[str], subject: Sequence[str], text: str, at_least: int) -> bool:
     """Whether ``text`` names the question: ``at_least`` of its ``terms``, one of them a word
-    of its ``subject``."""
-    return len(mentions(terms, text)) >= at_least and bool(mentions(subject, text))
+    of its ``subject``, an ``-e`` verb's forms counting
+    (:func:`~workers.sources.inflections.verb_forms`: "disabled" names "disable", L2-F3)."""
+    return (len(mentions(terms, text, verb_forms)) >= at_least
+            and bool(mentions(subject, text, verb_forms)))
 
 
 def elsewhere(terms: Sequence[str], subject: Sequence[str], text: str, heading: str = "",
@@ -77,7 +80,7 @@ def elsewhere(terms: Sequence[str], subject: Sequence[str], text: str, heading: 
     if _named(terms, subject, heading, at_least):
         return False
     if not side:
-        return not mentions(terms, text)
+        return not mentions(terms, text, verb_forms)
     said = text
     for name in written_names(text):
         if name.lstrip("-").lower() not in terms:

@@ -4,6 +4,8 @@ another function's limitation."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.research.own import caveat_own
 from app.research.report import render_markdown
 from tests.app.report_rows import data, item, row
@@ -112,3 +114,19 @@ def test_a_question_verb_names_no_subject() -> None:
                                         heading="Bulk operations")]),
             row("critic", q, [side, own])]
     assert caveat_own(data(rows, sub_questions=[q], topic=q), [side, own]) == [own]
+
+
+@pytest.mark.parametrize(("q", "caveat"), [
+    # L2-F3: "disabled" was no form of "disable", nor "used" of "use", either way round
+    ("How do I disable autoflush?", "Flushes are skipped while disabled, so queries may see "
+                                    "stale rows."),
+    ("When is autoflush disabled?", "Never disable the flush inside a flush event."),
+    ("Why is expire_on_commit enabled by default?", "Do not enable the option on a session "
+                                                    "whose objects are used after commit."),
+])
+def test_a_caveat_names_the_question_in_another_form_of_its_verb(q: str, caveat: str) -> None:
+    answer = item("finding", "The Session flushes pending changes before each query.",
+                  "session.html#1")
+    own = item("caveat", caveat, "session.html#2")
+    rows = [row("analyst", q, [answer]), row("critic", q, [own])]
+    assert caveat_own(data(rows, sub_questions=[q], topic=q), [own], {"session.html"}) == [own]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -22,8 +22,7 @@ from workers.sources.fts_clauses import (
     quoted,
     spelled_terms,
 )
-from workers.sources.inflections import irregular_base
-from workers.sources.spelling import spellings
+from workers.sources.inflections import word_forms
 from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 from workers.sources.symbols import identifier_in, symbol_name, symbol_terms, title_terms, words_of
 
@@ -97,57 +96,12 @@ def query_to_fts(query: str) -> str | None:
 
 _TEXT_WORDS = re.compile(r"\w+")
 _TEXT_PARTS = re.compile(r"[^\W_]+")  # an identifier's parts, split at "_" as FTS5 does
-_SUFFIXES = (
-    "s", "es", "ies", "er", "ers", "ed", "ing", "ings", "ion", "ions", "ation", "ations",
-    "ment", "ments", "ly",
-)  # fmt: skip
-
-
-_E_DROPPED = frozenset({"ing", "ings", "ion", "ions", "ation", "ations"})
-"""Suffixes before which a verb drops its final ``e`` (purge: purging, configure:
-configuration); not ``-ed``, whose base with an ``e`` is as often no word ("backed": "backe")."""
-
-
-@lru_cache(maxsize=65536)
-def word_forms(word: str) -> frozenset[str]:
-    """``word`` and the bases it may be an inflection of: one common suffix off (the base kept
-    at 4 letters or more), a doubled final consonant undone, ``-ies`` back to ``-y``, a final
-    ``e`` given back before ``-ing`` or ``-ion`` ("purging" inflects "purge": trial 59, F6, a
-    word the cited passage said was named as missing). Two words
-    share a form when one inflects the other ("writes"/"write", "checkpointer"/"checkpoints",
-    "cancelled"/"cancellation"/"cancel"), or spells it the other side of the Atlantic
-    ("coloured"/"color": the word's :func:`~workers.sources.spelling.spellings` count too).
-    Memoised: the ranking looks up every word of every candidate, and a report weighs each
-    row's words against the topic (half a million calls for 1,200 tasks; issue 21, item 13).
-
-    Example:
-        >>> sorted(word_forms("cancelled")), sorted(word_forms("colours"))
-        (['cancel', 'cancell', 'cancelled'], ['color', 'colors', 'colour', 'colours'])
-        >>> sorted(mentions(["purge", "cache", "rewrite"], "Caching, purging and rewriting."))
-        ['cache', 'purge', 'rewrite']
-    """
-    word = word.lower()
-    forms: set[str] = set()
-    if base := irregular_base(word):  # "ran" inflects "run" (trial 101, F5)
-        forms.add(base)
-    for spelled in (word, *spellings(word)):
-        forms.add(spelled)
-        for suffix in _SUFFIXES:
-            if spelled.endswith(suffix) and len(spelled) - len(suffix) >= 4:
-                base = spelled[: -len(suffix)]
-                forms.add(base)
-                if suffix == "ies":
-                    forms.add(base + "y")
-                if suffix in _E_DROPPED and base[-1] not in "aeiouy":  # purging: purge
-                    forms.add(base + "e")
-                if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeiousy":
-                    forms.add(base[:-1])
-    return frozenset(forms)
-
-
-def mentions(terms: Iterable[str], text: str) -> set[str]:
+def mentions(terms: Iterable[str], text: str,
+             forms_of: Callable[[str], frozenset[str]] = word_forms) -> set[str]:
     """The ``terms`` (as :func:`query_terms` gives them) that ``text`` mentions: a word of the
-    text shares a form with the term (see :func:`word_forms`). Case-insensitive, deterministic.
+    text shares a form with the term (see :func:`word_forms`, or ``forms_of``: an ``-e``
+    verb's forms too, :func:`~workers.sources.inflections.verb_forms`). Case-insensitive,
+    deterministic.
 
     Example:
         >>> sorted(mentions(["checkpointer", "pending", "zebra"], "Checkpoints save pending data"))
@@ -156,6 +110,12 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
         ['pending', 'put_writes']
         >>> sorted(mentions(["retry", "policy", "retrypolicy"], "Pass a `RetryPolicy`."))
         ['policy', 'retry', 'retrypolicy']
+        >>> from workers.sources.inflections import verb_forms
+        >>> said = "Disabled or enabled, it is used once, then closed."
+        >>> sorted(mentions(["disable", "enable", "use", "close"], said, verb_forms))
+        ['close', 'disable', 'enable', 'use']
+        >>> sorted(mentions(["disable", "enable", "use", "close"], said))
+        []
     """
     lowered = text.lower()
     forms: set[str] = set()
@@ -163,9 +123,9 @@ def mentions(terms: Iterable[str], text: str) -> set[str]:
     # ``pending`` are both mentioned by ``load_pending_writes``, "retry" by ``RetryPolicy``
     words = set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered))
     for word in words | {p for w in set(_TEXT_PARTS.findall(text)) for p in _camel_parts(w)}:
-        forms |= word_forms(word)
+        forms |= forms_of(word)
     return {term for term in terms
-            if word_forms(term) & forms or identifier_in(term, lowered)}
+            if forms_of(term) & forms or identifier_in(term, lowered)}
 
 
 def distinct_terms(terms: Iterable[str]) -> list[str]:
