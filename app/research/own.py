@@ -12,6 +12,7 @@ from app.llm.offline.headings import heading_of
 from app.research.answer_shapes import says_what_to_do, solution_part
 from app.research.caveat_subjects import on_subject
 from app.research.citations import items
+from app.research.default_asks import asked_thing
 from app.research.definitions import DEFINES, LEANS, plain_name
 from app.research.neighbours import (
     about_neighbour,
@@ -59,15 +60,15 @@ another subject (a neighbour's default, another thing's limitation)."""
 def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
     """The topic's words that name what it asks about: :func:`question_terms` less the words
     of the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
-    of them when that leaves none.
+    of them when that leaves none. Of a default asked "Which X does Y use?", the words of X
+    (:func:`~app.research.default_asks.asked_thing`: "cache", not "Django" or "use", trial 124).
 
     For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
-    "state of Y", may be a word any Y has): "retry policy of a graph node"
-    asks about a retry policy, and a sentence on graphs and nodes alone is about something
-    else ("Useful for edgeless graphs with nodes that return `Command`
-    objects." answered it). An X of words of how people ask only
-    (:data:`~workers.sources.stopwords.FILLER_WORDS`) is none: "get rid of the blank lines"
-    asks about blank lines.
+    "state of Y", may be a word any Y has): "retry policy of a graph node" asks about a retry
+    policy, and a sentence on graphs and nodes alone is about something else ("Useful for
+    edgeless graphs with nodes that return `Command` objects." answered it). An X of words of
+    how people ask only (:data:`~workers.sources.stopwords.FILLER_WORDS`) is none: "get rid of
+    the blank lines" asks about blank lines.
 
     Example:
         >>> subject_terms("What are the limitations of ToolNode?")
@@ -79,9 +80,11 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
         >>> subject_terms("How can I get rid of the blank lines my tags leave?")
         ['blank', 'lines', 'tags', 'leave']
     """
-    terms = question_terms(topic, rows)
-    kind_words = _KIND_WORDS.get(topic_kind(topic), frozenset())
-    subject = [t for t in terms if t not in kind_words] or terms
+    terms, kind = question_terms(topic, rows), topic_kind(topic)
+    subject = [t for t in terms if t not in _KIND_WORDS.get(kind, ())] or terms
+    thing = asked_thing(topic) if kind == "default" else ""  # "Which cache does Django use?"
+    if thing and (own := [t for t in subject if mentions([t], thing)]):
+        return own
     subject = [t for t in subject if t not in _named_kinds(topic, subject)] or subject
     head = _OF.split(topic_subject(topic), maxsplit=1)
     if len(head) == 2 and _QUANTIFIER.search(head[0]):  # "turn one of my objects into ...":
@@ -119,13 +122,10 @@ def _named_kinds(topic: str, subject: Sequence[str]) -> set[str]:
         >>> sorted(_named_kinds("What does the TMOUT variable do?", ["tmout", "variable"]))
         ['variable']
     """
-    found = set()
-    for m in _KIND_OF_NAME.finditer(topic):
-        name, kind = m.group("name").lower(), m.group("kind").lower()
-        if (name in subject and kind in subject and name not in STOPWORDS
-                and name not in _NO_NAMES):
-            found.add(kind)
-    return found
+    pairs = ((m.group("name").lower(), m.group("kind").lower())
+             for m in _KIND_OF_NAME.finditer(topic))
+    return {kind for name, kind in pairs if name in subject and kind in subject
+            and name not in STOPWORDS and name not in _NO_NAMES}
 
 
 def question_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:

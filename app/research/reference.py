@@ -20,6 +20,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from app.llm.offline.kind_sentences import STATES_DEFAULT, says_default
+from app.llm.offline.markup import value_code
 from app.llm.offline.sentences import split_sentences
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import LABEL, entry_led, label_name, signature_name, typed_label
@@ -257,8 +259,10 @@ def _field_rows(text: str, label: re.Pattern[str]) -> list[tuple[str, str]]:
         if field and label.fullmatch(field.group("label").strip()) and not (
                 _SECTION_FLAG.fullmatch(paragraph)):
             value = field.group("value")
-            if value is None:  # "Default:" then its value, a cell of its own
+            if value is None:  # "Default:" then its value, a cell or a code block of its own
                 following = paragraphs[index + 1] if index + 1 < len(paragraphs) else ""
+                # a short code block (CACHES's dictionary naming LocMemCache, trial 124, M3-F1)
+                following = value_code(following, _SIGNATURE_CHARS) or following
                 if not following or "\n" in following or _FIELD.match(following):
                     continue
                 paragraph = f"{paragraph} {following}"
@@ -280,20 +284,9 @@ def _term(paragraph: str) -> str:
 
 TERM = re.compile(r"[A-Za-z_][\w.-]{0,60}(?:\s*\([^()\n]{1,40}\))?")
 """An entry heading of one word, with its type in brackets or not: ``ssl (boolean)``, ``jit``."""
-_SAYS_DEFAULT = re.compile(r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
-                           r"|\bdefaults?\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)"
-                           r"|\bsets\s+the\s+default(?:\s+value)?\s+to\b",
-                           re.IGNORECASE)
-"""A sentence stating a default: "The default is ...", "X defaults (or X and Y default) to ...",
-"(the default)", "The
-shell sets the default value to 500" (Bash's manual), or
-a ``Default:`` field inside the entry's text (Node.js's ``<number> Timeout in milliseconds.
-Default: 5000 (5 seconds).`` under ``server.keepAliveTimeout``)."""
-
-
-def says_default(sentence: str) -> bool:
-    """Whether ``sentence`` states a default (:data:`_SAYS_DEFAULT`), not only names one."""
-    return _SAYS_DEFAULT.search(sentence) is not None
+_SAYS_DEFAULT = STATES_DEFAULT
+"""A sentence stating a default (:data:`app.llm.offline.kind_sentences.STATES_DEFAULT`): one rule
+for the offline model's quotes and the report's reading of entries."""
 
 
 def _said_defaults(paragraph: str) -> list[str]:

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.research.default_asks import ASKS_DEFAULT, DEFAULT_AFTER, default_after
 from app.research.phrasing import (
     LONG_PHRASE,
     QUESTION_START,
@@ -239,9 +240,6 @@ ASKED_MEASURE = re.compile(rf"\bhow\s+({'|'.join(MEASURES)})\b", re.IGNORECASE)
 """"How *long*", "how *far*", "how *many*": the word asks for a measure, which the answer
 states ("90 minutes", "150 metres") without the word."""
 
-_DEFAULT = re.compile(  # asks a default: not "where do I put my default settings"
-    r"^(?:what|which)\b.*\bdefaults?\b|\bby\s+default\b|\bdefaults?\s+to\b|"
-    r"\bdefault\s+(?:value|setting|size|mode)s?\s+(?:of|for)\b", re.IGNORECASE)
 _DOES = re.compile(r"^what\s+(?:does|do)\b.*\bdo\W*$", re.IGNORECASE)
 """"What does X do?" asks what a thing does, whatever its name says: Jinja's *default* filter
 (answered by a version note, its definition passed over as no default), a ``compare()``
@@ -257,8 +255,8 @@ _KINDS = (
     ("limitation", _asks(re.compile(
         r"\b(?:limitations?|caveats?|drawbacks?|downsides?|pitfalls?|gotchas?|"
         r"disadvantages?|restrictions?|shortcomings?)\b", re.IGNORECASE))),
-    ("default", _asks(_DEFAULT)),
-    ("default", lambda text: _default_after(text)),
+    ("default", _asks(ASKS_DEFAULT)),
+    ("default", lambda text: default_after(text)),
     ("compare", _asks(re.compile(r"\b(?:vs\.?|versus|differ(?:s|ence|ences)?|compared?)\b",
                                  re.IGNORECASE))),
     ("compare", comparison),  # names the things it compares: "MessageGraph or StateGraph?"
@@ -268,21 +266,6 @@ _KINDS = (
     ("how", re.compile(r"^(?:how\b|can\s+i\b|what\s+steps\b)", re.IGNORECASE).search),
     ("what", re.compile(r"^(?:what|which|who)\b", re.IGNORECASE).search),
 )
-_DEFAULT_AFTER = re.compile(
-    r"(?P<before>\w+)\s+defaults?(?:\s+(?:values?|settings?))?[?.!\s]*$", re.IGNORECASE)
-_NOT_A_THING = frozenset("to by the a an its their my your our as from of for on at in into "
-                         "back use using".split())
-
-
-def _default_after(text: str) -> bool:
-    """Whether a phrase names a thing, then asks its default: "HostnameLookups default", "page
-    size default value" (else answered as a bare topic, by a sentence on Apache
-    1.3); not a question, nor a phrase where "default" is what is done ("reset to default")."""
-    match = _DEFAULT_AFTER.search(text)
-    return bool(match and not QUESTION_START.match(text)
-                and match.group("before").lower() not in _NOT_A_THING)
-
-
 _WRAPPER = re.compile(
     r"^(?:what\s+(?:is|are)\s+meant\s+by|what\s+(?:is|are|does|do)(?:\s+an?|\s+the)?|"
     r"how\s+(?:do|does|can|should)(?:\s+(?:i|you|we|one))?|how\s+(?:is|are|was|were)|how\s+to|"
@@ -391,8 +374,8 @@ def main_question(topic: str) -> str:
     text = capital_i(plain_topic(topic).rstrip("?.! "))
     if _asked(text):
         return text[:1].upper() + text[1:] + "?"
-    if _default_after(text):  # "HostnameLookups default": not "What is HostnameLookups default?"
-        match = _DEFAULT_AFTER.search(text)
+    if default_after(text):  # "HostnameLookups default": not "What is HostnameLookups default?"
+        match = DEFAULT_AFTER.search(text)
         return f"What is the default of {text[:match.end('before')]}?" if match else text
     if topic.rstrip().endswith("?") and shape(text) in ("statement", "long"):
         return text[:1].upper() + text[1:] + "?"

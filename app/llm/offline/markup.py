@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["ADMONITION", "BLOCK_LINES", "DIRECTIVE", "DOCTEST", "FENCE", "code_lines",
-           "starts_in_fence"]
+           "starts_in_fence", "value_code"]
 
 FENCE = re.compile(r"^\s*(?:```|~~~)")
 ADMONITION = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s*[\w-]+(?:\s+\"[^\"\n]*\")?\s*$")
@@ -62,3 +62,25 @@ def code_lines(text: str) -> list[str]:
         if line:
             out.append(line)
     return out
+
+
+_SHORT_BLOCK = re.compile(r"(?:```|~~~)[\w+-]*\n(?P<code>(?:[^\n]*\n){1,8}?)(?:```|~~~)")
+"""A fenced code block of at most eight lines."""
+
+
+def value_code(paragraph: str, most: int) -> str:
+    """``paragraph`` on one line in backquotes, when it is a short fenced code block
+    (:data:`_SHORT_BLOCK`) of at most ``most`` characters so: a field's value set below its
+    label (Django's ``CACHES`` entry gives ``Default:`` above a dictionary of five lines
+    naming ``LocMemCache``; "Which cache does Django use if I don't configure one?" was
+    answered by a sentence on sessions, trial 124, M3-F1); else "".
+
+    Example:
+        >>> value_code("```\\n{\\n    'default': {'BACKEND': 'locmem'},\\n}\\n```", 300)
+        "`{ 'default': {'BACKEND': 'locmem'}, }`"
+        >>> value_code("Some prose.", 300)
+        ''
+    """
+    found = _SHORT_BLOCK.fullmatch(paragraph.strip())
+    code = " ".join(found.group("code").split()) if found else ""
+    return f"`{code}`" if code and "`" not in code and len(code) <= most else ""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from app.llm.offline.kind_sentences import asks_default, says_default
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
 from app.llm.offline.words import stems as stems_of
@@ -20,8 +21,8 @@ from workers.sources.leads import COPULA, DOES
 from workers.sources.names import code_words, name_keys, writes_option, written_options
 from workers.sources.operators import asked_symbols, writes_symbol
 
-__all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "code_stems", "defines_asked", "entry_stems",
-           "score", "select"]
+__all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "STATES", "code_stems", "defines_asked",
+           "entry_stems", "leads", "score", "select"]
 
 ASKED_ENTRY = 2.0
 """How much more a sentence of the entry the question names counts (its paragraph is led by
@@ -85,6 +86,29 @@ def defines_asked(text: str, question: frozenset[str]) -> bool:
     subject = stems_of(match[1])
     return subject == asked or bool(subject) and subject - _KINDS == asked - _KINDS != set()
 
+
+STATES = 2.0
+"""How much more a sentence stating what the question's kind asks counts: a default when it
+asks one (:func:`~app.llm.offline.kind_sentences.says_default`: asked "How are user passwords
+hashed by default?", "Django provides a flexible password storage system and uses PBKDF2 by
+default." lost to "The password attribute of a User object is a string in this format:" of its
+passage and was never a finding, trial 124, M3-F1)."""
+
+
+def leads(text: str, question: frozenset[str]) -> float:
+    """The factor a sentence ``text`` counts by for answering the question's kind itself: a
+    definition of what it asks (:data:`DEFINES`), a default when it asks one (:data:`STATES`).
+
+    Example:
+        >>> from app.llm.offline.words import stems
+        >>> leads("Django uses PBKDF2 by default.", stems("How are passwords hashed by default?"))
+        2.0
+        >>> leads("Passwords are hashed.", stems("How are passwords hashed by default?"))
+        1.0
+    """
+    if defines_asked(text, question):
+        return DEFINES
+    return STATES if asks_default(question) and says_default(text) else 1.0
 
 
 def entry_stems(question: str) -> frozenset[str] | None:
@@ -162,8 +186,8 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
             sentence.section <= question and sentence.section & _KINDS
             and sentence.section - _KINDS):  # "The save command": a thing by its kind
         relevance *= ASKED_ENTRY
-    elif defines_asked(sentence.text, question):
-        relevance *= DEFINES
+    else:
+        relevance *= leads(sentence.text, question)
     if any(re.match(rf"\s*{re.escape(s)}:\s", sentence.text) for s in symbols):  # "<=: ..."
         relevance *= ASKED_ENTRY
     if sentence.leans:
@@ -207,11 +231,10 @@ def select(
         # Sentences that say what the field asks for; when none does, only the minimum is
         # given (the most relevant sentences), rather than a list of what was not asked for.
         qualified = [(value, s) for value, s in qualified if (s.stems | s.heading) & boost]
-    # a definition leads, but the others' share is weighed against the best as it stands
-    # without its DEFINES factor: else one doubled definition left out every other finding
-    # (an MCP tool's answer beside the corpus's definition of the relay was never quoted)
-    best = max((value / (DEFINES if defines_asked(s.text, question) else 1.0)
-                for value, s in qualified[:1]), default=0.0)
+    # a definition (or a default asked) leads, but the others' share is weighed against the
+    # best as it stands without its factor: else one doubled definition left out every other
+    # finding (an MCP tool's answer beside the corpus's definition of the relay was never quoted)
+    best = max((value / leads(s.text, question) for value, s in qualified[:1]), default=0.0)
     chosen = [s for value, s in qualified if value >= best / 2][:high]
     for _, s in ranked:
         if len(chosen) >= low:

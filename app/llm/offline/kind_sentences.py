@@ -1,0 +1,57 @@
+"""Sentences that answer a question's kind, read alike by the offline model (which sentence of a
+passage it quotes) and by the report (which one its Answer leads with): a default stated
+(:func:`says_default`, :mod:`app.research.reference`).
+
+Pure text rules; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.llm.offline.words import stem
+
+__all__ = ["STATES_DEFAULT", "asks_default", "says_default"]
+
+STATES_DEFAULT = re.compile(
+    r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
+    r"|\bdefaults?\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)"
+    r"|\bsets\s+the\s+default(?:\s+value)?\s+to\b"
+    r"|\bby\s+default\b|\b(?:is|are)\s+the\s+default\b",
+    re.IGNORECASE)
+"""A sentence stating a default: "The default is ...", "X defaults (or X and Y default) to ...",
+"(the default)", "The shell sets the default value to 500" (Bash's manual), a ``Default:``
+field inside the entry's text (Node.js's ``<number> Timeout in milliseconds. Default: 5000 (5
+seconds).`` under ``server.keepAliveTimeout``), "By default, Django uses the PBKDF2 algorithm"
+or "This is the default cache if another is not specified" (trial 124, M3-F1: both were
+retrieved and passed over for "The default password hasher is rather slow by design.", which
+only says something of a default)."""
+
+_DEFAULT_STEM = stem("default")
+
+
+def says_default(sentence: str) -> bool:
+    """Whether ``sentence`` states a default (:data:`STATES_DEFAULT`), not only names one.
+
+    Example:
+        >>> says_default("By default, Django uses the PBKDF2 algorithm with a SHA256 hash.")
+        True
+        >>> says_default("This is the default cache if another is not specified.")
+        True
+        >>> says_default("The default password hasher is rather slow by design.")
+        False
+    """
+    return STATES_DEFAULT.search(sentence) is not None
+
+
+def asks_default(question: frozenset[str]) -> bool:
+    """Whether a question (its stems) asks a default: it has the word "default" ("How are user
+    passwords hashed by default?").
+
+    Example:
+        >>> from app.llm.offline.words import stems
+        >>> asks_default(stems("How are passwords hashed by default?")), asks_default(stems("Why?"))
+        (True, False)
+    """
+    return _DEFAULT_STEM in question
+

@@ -1,0 +1,74 @@
+"""A question asking a default is answered by the sentence or the row that states the default
+of the thing asked, not by one that only says something of a default (trial 124, M3-F1:
+Django's docs; ``app.llm.offline.kind_sentences``, ``app.research.default_asks``)."""
+
+from __future__ import annotations
+
+from app.llm.offline.relevance import select
+from app.llm.offline.sentences import candidate_sentences
+from app.llm.offline.words import asked_stems
+from app.research.report import render_markdown
+from tests.app.offline.test_answer_sentences import _passage
+from tests.app.report_rows import answer_section, data, item, row
+
+_PASSWORDS = (
+    "How Django stores passwords\n\nDjango provides a flexible password storage system and "
+    "uses PBKDF2 by default.\n\nThe password attribute of a User object is a string in this "
+    "format:\n\n```\n<algorithm>$<iterations>$<salt>$<hash>\n```\n\nThose are the components "
+    "used for storing a User's password, separated by the dollar-sign character.")
+
+
+def test_the_offline_analyst_quotes_the_sentence_stating_the_default_asked() -> None:
+    # D11: "How are user passwords hashed by default?" was answered by testing/overview.html's
+    # "The default password hasher is rather slow by design."; passwords.html's "uses PBKDF2 by
+    # default" lost to the format sentence of its passage and was never a finding
+    ranked = [
+        (0, _passage("topics/testing/overview.html#23", "Password hashing\n\nThe default "
+                     "password hasher is rather slow by design. If you're authenticating many "
+                     "users in your tests, you may want to use a faster hashing algorithm.")),
+        (1, _passage("topics/auth/passwords.html#1", _PASSWORDS)),
+    ]
+    question = "How are user passwords hashed by default?"
+    chosen = select(candidate_sentences(ranked), asked_stems(question), frozenset(), (1, 3),
+                    set())
+    assert chosen[0].text == ("Django provides a flexible password storage system and uses "
+                              "PBKDF2 by default."), [s.text for s in chosen]
+    # a question not asking a default: the sentence counts as before
+    other = select(candidate_sentences(ranked), asked_stems("How are user passwords stored?"),
+                   frozenset(), (1, 1), set())
+    assert "PBKDF2" not in other[0].text, other[0].text
+
+
+def test_which_thing_is_used_when_none_is_configured_is_its_default_row() -> None:
+    # D10: "Which cache does Django use if I don't configure one?" was asked as a what-question,
+    # the CACHES entry's "Default:" (its value a code block below it) went unread, and the
+    # Answer led with "Though this is convenient, ..." on sessions
+    from app.research.own import subject_terms
+    from app.research.reference import default_rows
+    from app.research.topics import topic_kind
+
+    q = "Which cache does Django use if I don't configure one?"
+    assert topic_kind(q) == "default" and subject_terms(q) == ["cache"]
+    assert topic_kind("What happens if I use a cache?") == "what"
+    entry = ("CACHES\n\nDefault:\n\n```\n{\n    'default': {\n        'BACKEND': "
+             "'django.core.cache.backends.locmem.LocMemCache',\n    }\n}\n```\n\nA dictionary "
+             "containing the settings for all caches to be used with Django.\n\nThe CACHES "
+             "setting must configure a default cache; any number of additional caches may also "
+             "be specified.")
+    assert default_rows(entry) == [("CACHES", "Default: `{ 'default': { 'BACKEND': "
+                                    "'django.core.cache.backends.locmem.LocMemCache', } }`")]
+    sessions = ("Configuring the session engine\n\nBy default, Django stores sessions in your "
+                "database. Though this is convenient, in some setups it's faster to store "
+                "session data elsewhere, so Django can be configured to store session data on "
+                "your filesystem or in your cache.")
+    passages = [item("passage", sessions, "topics/http/sessions.html#2", score=9.0,
+                     heading="Configuring the session engine"),
+                item("passage", entry, "ref/settings.html#8", score=8.0, heading="CACHES")]
+    findings = [item("finding", "Though this is convenient, in some setups it's faster to store "
+                     "session data elsewhere, so Django can be configured to store session data "
+                     "on your filesystem or in your cache.", "topics/http/sessions.html#2")]
+    md = render_markdown(data([row("docs_search", q, passages), row("analyst", q, findings)],
+                              topic=q, sub_questions=[q]))
+    assert answer_section(md).startswith(
+        "\n- `CACHES`: Default: `{ 'default': { 'BACKEND': "
+        "'django.core.cache.backends.locmem.LocMemCache', } }`"), md
