@@ -23,6 +23,7 @@ from state import ItemKind
 from workers.sources import Passage
 from workers.sources.base import code_span, group_by_document
 from workers.sources.chunks import PARA_SPLIT
+from workers.sources.entries import LABEL
 from workers.sources.query import mentions
 from workers.sources.sentence_ends import ITEM_MARK, continues_code, goes_on
 from workers.sources.stopwords import STOPWORDS
@@ -257,11 +258,17 @@ def said(item: dict[str, Any], listed: Collection[tuple[str, str]]) -> bool:
     ("`max_age` - Sets a maximum time ... responses." by "... Defaults to `600`."); and a
     longer claim that holds one shown whole says it again (Requests' "If the request exceeds
     this limit, ... This defaults to ... 30." after "This defaults to ... 30.", trial 82, F4).
+    A sentence is its copy led by an entry's label (``blank: If True, the field is allowed to
+    be blank.`` of a list of a page, shown in the Answer, and the same sentence of the entry's
+    own page were both shown, trial 124, M3-F2); two labels say two entries.
 
     Example:
         >>> shown = {("this defaults to the redirect limit, 30.", "api.html#33")}
         >>> said({"text": "If it exceeds it, it raises. This defaults to the redirect limit, "
         ...       "30.", "ref": "api.html#33"}, shown)
+        True
+        >>> shown = {("blank: if true, the field is allowed to be blank.", "models.html#6")}
+        >>> said({"text": "If True, the field is allowed to be blank.", "ref": "f.html#4"}, shown)
         True
     """
     text, ref = claim_key(item)
@@ -269,7 +276,23 @@ def said(item: dict[str, Any], listed: Collection[tuple[str, str]]) -> bool:
         return True
     words = wording(text)
     return any((r == ref and (text in t or (len(t) > 20 and t in text)))
-               or (words and wording(t) == words) or near_copy(text, t) for t, r in listed)
+               or _same_words(text, words, t) or near_copy(text, t) for t, r in listed)
+
+
+def _same_words(text: str, words: str, other: str) -> bool:
+    """Whether ``text`` (its :func:`wording`, ``words``) and ``other`` say the same words, the
+    label of an entry one of them is led by aside (:func:`_unlabelled`)."""
+    said_so = wording(other)
+    return bool(words and said_so) and (said_so == words
+                            or wording(_unlabelled(text)) == said_so
+                            or wording(_unlabelled(other)) == words)
+
+
+def _unlabelled(text: str) -> str:
+    """``text`` (lower-cased or not) without the entry's label of at most three words it is led
+    by (:data:`~workers.sources.entries.LABEL`), "" when it has none."""
+    found = LABEL.match(text)
+    return text[found.end():] if found and len(found.group("label").split()) <= 3 else ""
 
 
 def within(words: str, shown: Collection[str]) -> bool:

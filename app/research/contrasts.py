@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.llm.offline.kind_sentences import CONTRAST
 from app.research.definitions import DEFINES, definition_line
 from app.research.neighbours import entry_names, qualified_match, written_names
 from app.research.relevance import topic_terms
@@ -23,12 +24,6 @@ from workers.sources.query import mentions
 
 __all__ = ["CONTRAST", "compare_answer", "contrast", "defines", "listing_row"]
 
-CONTRAST = re.compile(
-    r"\b(?:equivalent\s+to|(?:the\s+)?same\s+as|identical\s+to|unlike|whereas|instead\s+of|"
-    r"rather\s+than|as\s+opposed\s+to|in\s+contrast|differs?\s+from|different\s+from|"
-    r"similar\s+to|alias\s+(?:of|for)|opposite\s+of)\b", re.IGNORECASE)
-"""The words that set one thing against another: a sentence holding them and naming both
-things compared is the comparison's answer ("this method is equivalent to add_callback")."""
 _LISTING = re.compile(
     r"^\W*(?:count|number|total|sum)\s+of\b|\d+\s*[-+*/=]\s*\d+\s*[-+*/=]|->|=>", re.IGNORECASE)
 """A counter's description ("Count of bans replaced by later identical bans.", Varnish's

@@ -178,6 +178,9 @@ def comparison(text: str) -> Comparison | None:
         True
         >>> comparison("Is add_callback different from spawn_callback?").parts
         ['add_callback', 'spawn_callback']
+        >>> found = comparison("What's the difference between null=True and blank=True?")
+        >>> found.parts, found.question
+        (['null', 'blank'], 'How do null=True and blank=True differ?')
     """
     text = " ".join(text.split()).rstrip("?.! ")
     # the lead first: the commas of "between A, B and C" list the things, they end no clause
@@ -198,8 +201,16 @@ def comparison(text: str) -> Comparison | None:
         if (len(part.split()) > 4 or len(part) < 2 or _NOT_A_PART.search(part)
                 or not is_name(part)):
             return None
-    whole = shared_context(parts)
+    named = [_VALUED.sub(r"\g<name>\g<call>", p) for p in parts]  # "null=True": null
+    whole = shared_context(named if len({n.casefold() for n in named}) == len(parts) else parts)
     return Comparison(whole, context, parts if whole != parts else [])
+
+
+_VALUED = re.compile(r"^(?P<name>-{0,2}[A-Za-z_][\w.-]*)(?:=\S+|(?P<call>\()[^()\s]+(?=\)$))")
+"""A thing compared written with a value or an argument: "null=True", ``--opt=val``,
+``fetch(url)``. The thing is the name ("null", ``fetch()``): the docs' "null is purely
+database-related, whereas blank is validation-related" named no "true" and was no contrast of
+"null=True and blank=True" (trial 124, M3-F2); the question keeps them as written."""
 
 
 _DANGLING = re.compile(r"^(?:(?:vs\.?|versus|or|and)\s+)+|(?:\s+(?:vs\.?|versus|or|and))+$",

@@ -1,6 +1,7 @@
 """Sentences that answer a question's kind, read alike by the offline model (which sentence of a
 passage it quotes) and by the report (which one its Answer leads with): a default stated
-(:func:`says_default`, :mod:`app.research.reference`).
+(:func:`says_default`, :mod:`app.research.reference`), two things set against each other
+(:data:`CONTRAST`, :mod:`app.research.contrasts`).
 
 Pure text rules; no I/O.
 """
@@ -11,7 +12,8 @@ import re
 
 from app.llm.offline.words import stem
 
-__all__ = ["STATES_DEFAULT", "asks_default", "says_default"]
+__all__ = ["CONTRAST", "STATES_DEFAULT", "asks_default", "asks_difference", "contrasts",
+           "says_default"]
 
 STATES_DEFAULT = re.compile(
     r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
@@ -55,3 +57,41 @@ def asks_default(question: frozenset[str]) -> bool:
     """
     return _DEFAULT_STEM in question
 
+
+CONTRAST = re.compile(
+    r"\b(?:equivalent\s+to|(?:the\s+)?same\s+as|identical\s+to|unlike|whereas|instead\s+of|"
+    r"rather\s+than|as\s+opposed\s+to|in\s+contrast|differs?\s+from|different\s+from|"
+    r"similar\s+to|alias\s+(?:of|for)|opposite\s+of)\b", re.IGNORECASE)
+"""The words that set one thing against another: a sentence holding them and naming both
+things compared is the comparison's answer ("this method is equivalent to add_callback")."""
+_DIFFERENCE = frozenset(stem(word) for word in "difference compare vs versus".split())
+
+
+def asks_difference(question: frozenset[str]) -> bool:
+    """Whether a question (its stems) asks how things differ: "difference", "differ",
+    "compare", "vs".
+
+    Example:
+        >>> from app.llm.offline.words import stems
+        >>> asks_difference(stems("How do null and blank differ?")), asks_difference(stems("Why?"))
+        (True, False)
+    """
+    return bool(question & _DIFFERENCE)
+
+
+def contrasts(text: str, stems: frozenset[str], question: frozenset[str]) -> bool:
+    """Whether a sentence (``text``, its ``stems``) sets two of the things a question asking a
+    difference names against each other: a :data:`CONTRAST` word and two of its words besides
+    those of the asking ("null is purely database-related, whereas blank is validation-related."
+    lost to the two definitions for "What's the difference between null=True and blank=True on
+    a model field?", trial 124, M3-F2).
+
+    Example:
+        >>> from app.llm.offline.words import stems
+        >>> q = stems("How do null and blank differ?")
+        >>> text = "null is for the database, whereas blank is for validation."
+        >>> contrasts(text, stems(text), q), contrasts("null is one.", stems("null is one."), q)
+        (True, False)
+    """
+    return (CONTRAST.search(text) is not None
+            and len((stems & question) - _DIFFERENCE) >= 2)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from app.llm.offline.kind_sentences import asks_default, says_default
+from app.llm.offline.kind_sentences import asks_default, asks_difference, contrasts, says_default
 from app.llm.offline.sentences import Sentence
 from app.llm.offline.words import stem
 from app.llm.offline.words import stems as stems_of
@@ -92,12 +92,14 @@ STATES = 2.0
 asks one (:func:`~app.llm.offline.kind_sentences.says_default`: asked "How are user passwords
 hashed by default?", "Django provides a flexible password storage system and uses PBKDF2 by
 default." lost to "The password attribute of a User object is a string in this format:" of its
-passage and was never a finding, trial 124, M3-F1)."""
+passage and was never a finding, trial 124, M3-F1), a contrast of two things named when it asks
+how they differ (:func:`~app.llm.offline.kind_sentences.contrasts`, M3-F2)."""
 
 
 def leads(text: str, question: frozenset[str]) -> float:
     """The factor a sentence ``text`` counts by for answering the question's kind itself: a
-    definition of what it asks (:data:`DEFINES`), a default when it asks one (:data:`STATES`).
+    definition of what it asks (:data:`DEFINES`), a default when it asks one or a contrast when
+    it asks a difference (:data:`STATES`).
 
     Example:
         >>> from app.llm.offline.words import stems
@@ -108,6 +110,8 @@ def leads(text: str, question: frozenset[str]) -> float:
     """
     if defines_asked(text, question):
         return DEFINES
+    if asks_difference(question) and contrasts(text, stems_of(text), question):
+        return STATES
     return STATES if asks_default(question) and says_default(text) else 1.0
 
 

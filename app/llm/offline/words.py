@@ -15,7 +15,7 @@ from workers.sources.names import letter_options
 from workers.sources.operators import asked_symbols
 from workers.sources.stopwords import STOPWORDS as SEARCH_STOPWORDS
 
-__all__ = ["META_WORDS", "STOPWORDS", "asked_stems", "stem", "stems"]
+__all__ = ["META_WORDS", "STOPWORDS", "VALUE", "asked_stems", "stem", "stems"]
 
 STOPWORDS: frozenset[str] = SEARCH_STOPWORDS - {"not"}
 """Words that carry no content when sentences are ranked."""
@@ -91,8 +91,18 @@ def asked_stems(question: str) -> frozenset[str]:
     :func:`workers.sources.operators.asked_symbols`), which no stem keeps: what it asks about
     ("What do the log line flags <= and => mean?", trial 117, F6).
 
+    A name written with its value asks about the name: "null=True" is ``null``, and "null is
+    purely database-related, whereas blank is validation-related." lost to sentences saying
+    "True" for "What's the difference between null=True and blank=True?" (trial 124, M3-F2).
+
     Example:
         >>> sorted(asked_stems("What do the flags <= and => mean?"))
         ['<=', '=>', 'flag', 'mean']
+        >>> sorted(asked_stems("How do null=True and --depth=1 differ?"))
+        ['depth', 'differ', 'null']
     """
-    return stems(question) | frozenset(asked_symbols(question))
+    return stems(VALUE.sub("", question)) | frozenset(asked_symbols(question))
+
+
+VALUE = re.compile(r"(?<=[A-Za-z0-9_])=[^\s,;:?!()]+")
+"""The value a name is written with (``null=True``, ``--depth=1``): not what is asked about."""
