@@ -301,7 +301,9 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
             # a default asked: a sentence stating it ("... default to 90s") before one that
             # only names it ("sets the default TimeoutSec= value", systemd's, trial 87)
             key = (warning, bool(own) and not about,  # its code first, then "The solution is"
-                   0 if shows else 1 + (not fit),  # before its strongest document (P4)
+                   # before its strongest document (P4); a default stated before one only
+                   # named ("rather slow by design", trial 124, M3-F1)
+                   0 if shows else 1 + (not fit) + (kind == "default" and not says_default(text)),
                    kind == "how" and not (shows or says_what_to_do(text, own)),
                    kind == "default" and not says_default(text),
                    kind == "default" and conditioned(text),  # "In sh emulation, ..." after

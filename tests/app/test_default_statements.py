@@ -72,3 +72,28 @@ def test_which_thing_is_used_when_none_is_configured_is_its_default_row() -> Non
     assert answer_section(md).startswith(
         "\n- `CACHES`: Default: `{ 'default': { 'BACKEND': "
         "'django.core.cache.backends.locmem.LocMemCache', } }`"), md
+
+
+def test_a_sentence_stating_the_default_leads_over_the_document_quoted_most() -> None:
+    # D13 "Where does Django store sessions by default?": settings.html, quoted most, led with
+    # a sentence naming "Django's default" of the CSRF token once sessions.html's two sentences
+    # were one quote ("By default, Django stores sessions ... Though this is convenient, ...")
+    q = "Where does Django store sessions by default?"
+    settings = ["Storing the CSRF token in a cookie (the site's default) is safe, but storing it "
+                "in the session is common practice in other web frameworks.",
+                "Whether to store the CSRF token in the user's session instead of in a cookie.",
+                "Controls where the site stores session data."]
+    stated = ("By default, Django stores sessions in your database (using the model "
+              "django.contrib.sessions.models.Session).")
+    findings = [*(item("finding", text, f"ref/settings.html#{27 + n}")
+                  for n, text in enumerate(settings)),
+                item("finding", stated, "topics/http/sessions.html#2")]
+    passages = [item("passage", f"Configuring the session engine\n\n{stated} Though this is "
+                     "convenient, it is slower.", "topics/http/sessions.html#2", score=5.0,
+                     heading="Configuring the session engine"),
+                *(item("passage", f"CSRF_USE_SESSIONS\n\n{text}", f"ref/settings.html#{27 + n}",
+                       score=9.0 - n, heading="CSRF_USE_SESSIONS")
+                  for n, text in enumerate(settings))]
+    md = render_markdown(data([row("docs_search", q, passages), row("analyst", q, findings)],
+                              topic=q, sub_questions=[q]))
+    assert answer_section(md).startswith(f"\n- {stated}"), md

@@ -19,7 +19,9 @@ STATES_DEFAULT = re.compile(
     r"\b(?:the\s+)?default(?:\s+(?:value|setting))?\s+is\b"
     r"|\bdefaults?\s+to\b|\(the default\)|(?-i:\bDefault:\s*\S)"
     r"|\bsets\s+the\s+default(?:\s+value)?\s+to\b"
-    r"|\bby\s+default\b|\b(?:is|are)\s+the\s+default\b",
+    r"|\bby\s+default\b|\b(?:is|are)\s+the\s+default\b"
+    r"|\bdefault(?:\s+[\w-]+){1,4}\s+(?:is|are)\s+(?=[\"'‘“`(+-]?\d|[\"'‘“`]|(?:on|off|true|"
+    r"false|none|null|empty|enabled|disabled|unset|zero|yes|no)\b)",
     re.IGNORECASE)
 """A sentence stating a default: "The default is ...", "X defaults (or X and Y default) to ...",
 "(the default)", "The shell sets the default value to 500" (Bash's manual), a ``Default:``
@@ -27,7 +29,8 @@ field inside the entry's text (Node.js's ``<number> Timeout in milliseconds. Def
 seconds).`` under ``server.keepAliveTimeout``), "By default, Django uses the PBKDF2 algorithm"
 or "This is the default cache if another is not specified" (trial 124, M3-F1: both were
 retrieved and passed over for "The default password hasher is rather slow by design.", which
-only says something of a default)."""
+only says something of a default), and "The default X of Y is" a value ("The default setting
+for auto-vacuum is 0 or "none"", "The default suggested cache size is -2000")."""
 
 _DEFAULT_STEM = stem("default")
 
@@ -42,6 +45,8 @@ def says_default(sentence: str) -> bool:
         True
         >>> says_default("The default password hasher is rather slow by design.")
         False
+        >>> says_default("The default setting for auto-vacuum is 0 or none.")
+        True
     """
     return STATES_DEFAULT.search(sentence) is not None
 
