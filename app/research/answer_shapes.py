@@ -72,11 +72,15 @@ def answers_kind(kind: str, own: str, text: str, asked: str) -> bool:
                                            and _calls_asked(text, asked))
 
 
-_GOES_ON_FROM = re.compile(r"(?:But|And|Yet|Or|Nor),?\s+(?:this|that|these|those|it|its|such)\b")
+_GOES_ON_FROM = re.compile(
+    r"(?:But|And|Yet|Or|Nor|(?:Even\s+)?Though|Although|While|Whilst),?\s+(?:this|that|these|"
+    r"those|it|its|such)\b|Defaults?\s+(?:value\s+)?(?:is|are|to)\s")
 """A sentence opening with a conjunction and a word pointing back goes on from one the Answer
 does not show ("But this is an opposite of what crawler should do ..." led Scrapy's Answer to
-"How can I make my crawler slow down automatically ...?", trial 89, F6). One that points
-nowhere ("But there are some obscure cases where ...") stands alone."""
+"How can I make my crawler slow down automatically ...?", trial 89, F6), or with a concession
+on it ("Though this is convenient, ..." led Django's "Which cache ...?", trial 124, M3-F3); a
+default with no subject ("Default is False.") is the default of an entry not shown. One that
+points nowhere ("But there are some obscure cases where ...") stands alone."""
 _PRONOUN_SUBJECT = re.compile(
     r"(?:(?:as\s+of|in|on|at|for|with|under|after|before|since|from|by)\s+[^,;:]{1,40}?\s)?"
     r"(?:this|these|those|it|they)|that", re.IGNORECASE)

@@ -43,14 +43,20 @@ REFERS_BACK = re.compile(
     # one of the things the sentence before counted ("Finish mode has two functions. One is
     # to help ...")
     r"(?:One|The\s+(?:first|second|third|other))\s+(?:is|are|of\s+(?:them|these|those))|"
-    r"The\s+(?:former|latter))\b")
+    r"The\s+(?:former|latter)|"
+    # a concession on what the sentence before said ("Though this is convenient, ..."), or a
+    # default with no subject of its own ("Default is False.": the entry's, said before)
+    r"(?:(?:Even\s+)?Though|Although|While|Whilst)\s+(?:this|these|that|those|it|such)|"
+    r"Defaults?\s+(?:value\s+)?(?:is|are|to)(?=\s+\S))\b")
 """A sentence whose subject is the sentence before it ("This enables ...", "It returns ...",
 "This should be capitalized.", "But this is an opposite of what crawler should do", Scrapy's,
 an Answer's first bullet, trial 89, F6), or that follows from it by a connective ("As a
 result, configure can then run much faster ...", "Otherwise, this directive selects ...",
 "Failure to do so is the most likely cause of 403 errors ...", "One is to help system
 administrators ..."; each an Answer's bullet without the sentence it goes on from, trial 112,
-F2; trial 110, F6): a quote of it takes that one too (the offline model's sentences,
+F2; trial 110, F6; "Though this is convenient, in some setups it's faster to store session
+data elsewhere ..." and "Default is False.", trial 124, M3-F3): a quote of it takes that one
+too (the offline model's sentences,
 :func:`goes_on`), and a passage is not cut between them (:data:`GOES_ON`)."""
 
 _INSTEAD = re.compile(r"\binstead[\"')\]]*(?:\s*\([^()]*\))?[.!]?[\"')\]]*$")
@@ -70,6 +76,10 @@ def goes_on(sentence: str) -> bool:
         (True, False)
         >>> goes_on("One is to help administrators."), goes_on("One option is -B.")
         (True, False)
+        >>> goes_on("Though this is convenient, it is slow."), goes_on("Default is False.")
+        (True, True)
+        >>> goes_on("Though slow, it works."), goes_on("Default settings are kept.")
+        (False, False)
     """
     return REFERS_BACK.match(sentence) is not None or _INSTEAD.search(sentence) is not None
 

@@ -52,9 +52,50 @@ def going_on(text: str, before: int | None, offset: int, sentence: str) -> int:
     if before is None or not goes_on(sentence):
         return offset
     joined = text[before:offset + len(sentence)]
-    if "\n\n" in joined or len(joined) > MAX_CHARS or len(joined.split()) > MAX_WORDS:
+    if (joined.count("\n\n") > int(_after_prose(text, offset, sentence))
+            or len(joined) > MAX_CHARS or len(joined.split()) > MAX_WORDS):
         return offset
     return before
+
+
+def _after_prose(text: str, offset: int, sentence: str) -> bool:
+    """Whether ``sentence``, at ``offset`` of ``text``, says nothing without the paragraph
+    before it (:data:`_EXPLAINS_BACK`) and opens a paragraph right after one that ends a
+    sentence: "That's because this view is grossly inefficient and probably insecure." below
+    "Warning: This view will only work if DEBUG is True." was a caveat alone (trial 124,
+    M3-F3); not below a heading ("Heading" above "This option sets the size.") nor code. A
+    sentence saying its own thing of what "this" is ("This is not suitable for production
+    use!") stays in its paragraph.
+
+    Example:
+        >>> _after_prose("Use it in tests.\\n\\nThat's because it is slow.", 18,
+        ...              "That's because it is slow.")
+        True
+        >>> _after_prose("Heading\\n\\nThat's because it is slow.", 9, "That's because it is slow.")
+        False
+    """
+    if not _EXPLAINS_BACK.match(sentence):
+        return False
+    start = _paragraph_start(text, offset)
+    before = text[:start].rstrip()
+    last = before.rsplit("\n\n", 1)[-1].strip()
+    return (start == offset and bool(last) and _SENTENCE_END.search(last) is not None
+            and "\n" not in last and not last.startswith(("```", "~~~")))
+
+
+_POINTS_AHEAD = re.compile(
+    r"(?:(?:The|These)\s+following|(?:The\s+)?(?:examples?|code|table|list)\s+below)\b[^:]*"
+    r"[.!]$", re.IGNORECASE)
+"""A sentence saying what the text after it shows, without a colon quoting it ("The following
+examples illustrate the difference between plain lookups and select_related() lookups.", a
+finding of Django's docs alone, trial 124, M3-F3): alone it says nothing."""
+_EXPLAINS_BACK = re.compile(
+    r"(?:That|This|Which)(?:['’]s|\s+is|\s+was)\s+(?:because|why)\b"
+    r"|(?:(?:Even\s+)?Though|Although|While|Whilst)\s+(?:this|these|that|those|it|such)\b")
+"""A sentence that is a reason for or a concession on what the sentence before said ("That's
+because ...", "This is why ...", "Though this is convenient, ..."): alone it says nothing."""
+_SENTENCE_END = re.compile(r"[a-z0-9)\]\"'’”][.!?][\"'’”)]*$")
+"""A paragraph's last sentence ending as prose does: a word, then a full stop."""
 
 
 def _paragraph_start(text: str, offset: int) -> int:
@@ -90,20 +131,27 @@ def leans(text: str, offset: int, sentence: str, first: bool = True) -> bool:
     passage that is not its document's first: Apache's "This still will not guarantee that the
     server will restart correctly."), or from what its document said earlier
     (:data:`~workers.sources.sentence_ends.POINTS_ABOVE`: "As stated above, ..."), or is an
-    item of a list whose lead-in is above it (:func:`_after_lead_in`).
+    item of a list whose lead-in is above it (:func:`_after_lead_in`); or it says what the text
+    after it shows (:data:`_POINTS_AHEAD`), or explains the paragraph before it
+    (:func:`_after_prose`).
 
     Example:
         >>> leans("Tests ran. Failure to do so is bad.", 11, "Failure to do so is bad.")
         True
         >>> leans("Heading\\n\\nThis option sets the size.", 9, "This option sets the size.")
         False
+        >>> leans("Lookups.\\n\\nThe following examples show it.", 10,
+        ...       "The following examples show it.")
+        True
     """
-    if POINTS_ABOVE.match(sentence) or _after_lead_in(text, offset):
+    if POINTS_ABOVE.match(sentence) or _after_lead_in(text, offset) or _POINTS_AHEAD.match(
+            " ".join(sentence.split())):
         return True
     if not goes_on(sentence):
         return False
     said_before = text[_paragraph_start(text, offset):offset].strip()
-    return bool(said_before) or (not first and not text[:offset].strip())
+    return (bool(said_before) or (not first and not text[:offset].strip())
+            or _after_prose(text, offset, sentence))
 
 
 def leans_in(text: str, quote: str, first: bool = True) -> bool:

@@ -58,7 +58,9 @@ def test_a_short_sentence_of_an_entry_stating_its_value_is_quoted() -> None:
     sentences = candidate_sentences([(0, _passage("Parameters.html#81", text))])
     found = [s.text for s in sentences]
     assert "The default is ‘%m%# ’." in found, found
-    assert "Defaults to more." in found, found
+    # a default with no subject of its own is quoted with its entry's sentence (trial 124)
+    assert ("READNULLCMD <S>: The command name to assume if a single input redirection is "
+            "specified with no command. Defaults to more.") in found, found
     [best] = select(sentences, stems("What is the default value of PS1?"), frozenset(), (1, 1),
                     set())
     assert best.text == "The default is ‘%m%# ’.", best.text
