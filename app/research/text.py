@@ -14,11 +14,10 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from app.llm.offline.markup import BLOCK_LINES
 from workers.sources.base import code_span
 
-__all__ = ["BIDI_CONTROLS", "ELLIPSIS", "bullet", "clip", "clip_middle", "clip_quote",
-           "unlabelled_claim", "utf8_problem", "visible", "visible_text", "wording"]
+__all__ = ["BIDI_CONTROLS", "BLOCK_LINES", "ELLIPSIS", "bullet", "clip", "clip_middle",
+           "clip_quote", "unlabelled_claim", "utf8_problem", "visible", "visible_text", "wording"]
 
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Invisible characters that reorder how text is displayed (the "Trojan Source" family)."""
@@ -36,6 +35,12 @@ _FENCED = re.compile(
     re.MULTILINE | re.DOTALL)
 """A closed fenced block: on one line, the code span of its code (:func:`code_span`: "Finally,
 run ``` $ git bisect reset ``` to ...", three backticks inline, trial 121, F11)."""
+
+BLOCK_LINES = 12
+"""The most lines of a code block a report's bullet shows (:func:`bullet`; the rest is an
+ellipsis), and so the most a how-to's sentence ending in a colon is quoted with
+(:mod:`app.llm.offline.code_quotes`). This module imports no model: the CLI's light commands
+read it."""
 
 
 def clip(text: Any, limit: int) -> str:
@@ -116,7 +121,7 @@ def bullet(text: Any, mark: str, limit: int) -> str:
     """A report's bullet of ``text`` cited by ``mark`` (``"[2]"``): ``- text [2]`` on one line
     (:func:`clip`), but a block of several lines of code it quotes is kept as a fenced block
     under the bullet's line, its lines and indentation as its source writes them, at most
-    :data:`~app.llm.offline.markup.BLOCK_LINES` of them; its text after the block follows it,
+    :data:`BLOCK_LINES` of them; its text after the block follows it,
     clipped (trial 121, F6).
 
     Example:

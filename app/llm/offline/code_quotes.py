@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from app.llm.offline.markup import BLOCK_LINES, FENCE
+from app.llm.offline.markup import FENCE
+from app.research.text import BLOCK_LINES
 from workers.sources.sentence_ends import PLAIN_WORD, sentence_ends
 
 __all__ = ["FENCED_AFTER", "introduces_code", "prose_of", "with_code"]
@@ -44,7 +45,7 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     (:data:`~workers.sources.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
     the whole would pass ``most_chars`` or ``most_words``. Asked how to do a thing (``how``),
     a sentence ending in a colon is quoted with the block it introduces of up to
-    :data:`~app.llm.offline.markup.BLOCK_LINES` short lines, its own length judged alone:
+    :data:`~app.research.text.BLOCK_LINES` short lines, its own length judged alone:
     pytest's "You can register custom marks in your pytest.ini file like this:" and its four
     ``markers =`` lines answer "How do I register custom marks?" (trial 123, P4; git's "...
     you can bisect by issuing the command:", trial 121, G4).
@@ -97,7 +98,7 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
 
 def _introduced(sentence: str, lines: list[str]) -> bool:
     """Whether ``sentence`` ends in a colon and the code ``lines`` after it are few and short
-    enough to be quoted with it (:data:`~app.llm.offline.markup.BLOCK_LINES`,
+    enough to be quoted with it (:data:`~app.research.text.BLOCK_LINES`,
     :data:`_CODE_CHARS`)."""
     shown = [line for line in lines if line.strip()]
     return (sentence.rstrip().endswith(":") and 1 <= len(shown) <= BLOCK_LINES

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ADMONITION", "BLOCK_LINES", "DIRECTIVE", "DOCTEST", "FENCE", "code_lines",
+__all__ = ["ADMONITION", "DIRECTIVE", "DOCTEST", "FENCE", "code_lines",
            "starts_in_fence", "value_code"]
 
 FENCE = re.compile(r"^\s*(?:```|~~~)")
@@ -19,10 +19,6 @@ DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w-]+::\s*")
 directive's body."""
 DOCTEST = re.compile(r"^\s*>>>")
 """A doctest prompt: it, its ``...`` continuations and its output up to a blank line are code."""
-BLOCK_LINES = 12
-"""The most lines of a code block a report's bullet shows (:func:`app.research.text.bullet`;
-the rest is an ellipsis), and so the most a how-to's sentence ending in a colon is quoted with
-(:mod:`app.llm.offline.code_quotes`)."""
 
 
 def starts_in_fence(text: str) -> bool:
