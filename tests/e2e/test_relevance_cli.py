@@ -40,7 +40,8 @@ def test_covered_topic_has_an_empty_warnings_list(data_dir: Path) -> None:
     summary = json.loads(research(data_dir, "checkpointer pending writes", "--json").stdout)
     assert summary["warnings"] == []
     report = Path(summary["report_path"]).read_text("utf-8")
-    assert "say nothing about" not in report and "Findings:" in report
+    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert "say nothing about" not in report and "pending" in answer and "[1]" in answer
 
 
 def test_a_word_no_passage_holds_is_a_warning_a_script_reads(data_dir: Path) -> None:
