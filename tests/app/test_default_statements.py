@@ -4,9 +4,9 @@ Django's docs; ``app.llm.offline.kind_sentences``, ``app.research.default_asks``
 
 from __future__ import annotations
 
-from app.llm.offline.relevance import select
+from app.llm.offline.relevance import leads, select
 from app.llm.offline.sentences import candidate_sentences
-from app.llm.offline.words import asked_stems
+from app.llm.offline.words import asked_stems, stems
 from app.research.report import render_markdown
 from tests.app.offline.test_answer_sentences import _passage
 from tests.app.report_rows import answer_section, data, item, row
@@ -97,3 +97,11 @@ def test_a_sentence_stating_the_default_leads_over_the_document_quoted_most() ->
     md = render_markdown(data([row("docs_search", q, passages), row("analyst", q, findings)],
                               topic=q, sub_questions=[q]))
     assert answer_section(md).startswith(f"\n- {stated}"), md
+
+
+def test_another_things_default_does_not_lead_a_question_that_names_a_default() -> None:
+    # asymptote-doc's asy-51: "default argument" named a thing, and the label's default was
+    # counted twice as if its value were asked, then cited as a finding
+    q = stems("When is the value of a default argument determined?")
+    assert leads("The relative location of the label defaults to 1.", q) == 1.0
+    assert leads("By default, an argument's value is determined when it is called.", q) > 1.0

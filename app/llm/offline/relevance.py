@@ -87,6 +87,7 @@ def defines_asked(text: str, question: frozenset[str]) -> bool:
     return subject == asked or bool(subject) and subject - _KINDS == asked - _KINDS != set()
 
 
+_DEFAULT = frozenset({stem("default")})
 STATES = 2.0
 """How much more a sentence stating what the question's kind asks counts: a default when it
 asks one (:func:`~app.llm.offline.kind_sentences.says_default`: asked "How are user passwords
@@ -99,20 +100,29 @@ how they differ (:func:`~app.llm.offline.kind_sentences.contrasts`, M3-F2)."""
 def leads(text: str, question: frozenset[str]) -> float:
     """The factor a sentence ``text`` counts by for answering the question's kind itself: a
     definition of what it asks (:data:`DEFINES`), a default when it asks one or a contrast when
-    it asks a difference (:data:`STATES`).
+    it asks a difference (:data:`STATES`). A default counts when the sentence names something
+    the question names besides "default": asked "When is the value of a default argument
+    determined?", "The relative location of the label ... defaults to 1" is another thing's
+    (asymptote-doc's asy-51 cited it as a finding).
 
     Example:
         >>> from app.llm.offline.words import stems
-        >>> leads("Django uses PBKDF2 by default.", stems("How are passwords hashed by default?"))
+        >>> leads("Django uses PBKDF2 for passwords by default.",
+        ...       stems("How are passwords hashed by default?"))
         2.0
         >>> leads("Passwords are hashed.", stems("How are passwords hashed by default?"))
+        1.0
+        >>> leads("The location of the label defaults to 1.",
+        ...       stems("When is the value of a default argument determined?"))
         1.0
     """
     if defines_asked(text, question):
         return DEFINES
-    if asks_difference(question) and contrasts(text, stems_of(text), question):
+    words = stems_of(text)
+    if asks_difference(question) and contrasts(text, words, question):
         return STATES
-    return STATES if asks_default(question) and says_default(text) else 1.0
+    return STATES if asks_default(question) and says_default(text) and (
+        words & question) - _DEFAULT else 1.0
 
 
 def entry_stems(question: str) -> frozenset[str] | None:
