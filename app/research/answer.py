@@ -26,7 +26,7 @@ from app.research.citations import (
 )
 from app.research.code_answers import beside_code, shows_how
 from app.research.contrasts import compare_answer, listing_row
-from app.research.definitions import definition_line, definitions
+from app.research.definitions import DEFINES, definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import document_of, topic_strength
 from app.research.labels import shown_label
@@ -284,7 +284,8 @@ def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[st
         about = about or int(answers or shows)
         fit = answers or shows or fits(kind, text) or (kind in ("what", "topic")
                                               and defining(text, subject, data.asked))
-        warning = goes_after(data.asked, kind, quote, text)
+        labelled = DEFINES in entry_labelled(data, [finding], asked)[0]  # "`PS4`: Default is"
+        warning = goes_after(data.asked, kind, quote, text, labelled)
         if kind in ("what", "topic"):  # a definition helps once the subject is its own;
             # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
             # block's (not the file's intro on upstream blocks); then one that names the kind
