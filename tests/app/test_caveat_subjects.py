@@ -76,19 +76,27 @@ def test_a_warning_of_another_subject_is_not_the_questions() -> None:
     assert caveat_own(report, [other, own], {"warnings.html"}) == [other, own]  # cited: its own
 
 
+_EXIT = "exit(reason[, returncode=False, msg=None])"
+_RETURNCODE = "returncode (Optional[int]) -- Return code to be used when exiting pytest."
+
+
+def _exit_report(q: str, other: str, own: str) -> str:
+    """The Caveats of a report on ``q`` over pytest.exit's entry (trial 123, F9): the analyst
+    found its returncode row, the critic ``other`` and ``own``."""
+    rows = [row("docs_search", q, [item("passage", f"{_EXIT}\n\n{_RETURNCODE} {other} {own}",
+                                        "reference.html#24", heading=_EXIT)]),
+            row("analyst", q, [item("finding", _RETURNCODE, "reference.html#24")]),
+            row("critic", q, [item("caveat", other, "reference.html#24"),
+                              item("caveat", own, "reference.html#24")])]
+    return _report(q, rows)
+
+
 def test_a_cited_entrys_caveat_naming_none_of_the_question_is_anothers() -> None:
     # trial 123, F9: P5's Caveats were pytest.exit's deprecated msg parameter
     q = "What does exit code 5 mean?"
-    heading = "exit(reason[, returncode=False, msg=None])"
-    answer = "returncode (Optional[int]) -- Return code to be used when exiting pytest."
     other = "reason has a default value only because msg is deprecated."
     own = "It is deprecated for exit codes above 5."
-    rows = [row("docs_search", q, [item("passage", f"{heading}\n\n{answer} {other} {own}",
-                                        "reference.html#24", heading=heading)]),
-            row("analyst", q, [item("finding", answer, "reference.html#24")]),
-            row("critic", q, [item("caveat", other, "reference.html#24"),
-                              item("caveat", own, "reference.html#24")])]
-    caveats = _report(q, rows)
+    caveats = _exit_report(q, other, own)
     assert "msg is deprecated" not in caveats and "exit codes above 5" in caveats, caveats
 
 
@@ -96,16 +104,9 @@ def test_a_question_verb_names_no_subject() -> None:
     # L2-F2: "mean" of "What does exit code 5 mean?" kept a caveat that says "means", and
     # "work" of "How does autoflush work?" one that says "works"
     q = "What does exit code 5 mean?"
-    heading = "exit(reason[, returncode=False, msg=None])"
-    answer = "returncode (Optional[int]) -- Return code to be used when exiting pytest."
     other = "Passing msg means a deprecation warning is raised."
     own = "Exit codes above 127 are not portable."
-    rows = [row("docs_search", q, [item("passage", f"{heading}\n\n{answer} {other} {own}",
-                                        "reference.html#24", heading=heading)]),
-            row("analyst", q, [item("finding", answer, "reference.html#24")]),
-            row("critic", q, [item("caveat", other, "reference.html#24"),
-                              item("caveat", own, "reference.html#24")])]
-    caveats = _report(q, rows)
+    caveats = _exit_report(q, other, own)
     assert "deprecation warning" not in caveats and "not portable" in caveats, caveats
     q = "How does autoflush work?"
     side = item("caveat", "Bulk saving only works without relationships.", "bulk.html#3")
