@@ -109,24 +109,28 @@ def exit_of(spawned: list[Any], error: BaseException, *, at_start: bool = False)
 def returncode(process: Any) -> int | None:
     """``process``'s exit status (an anyio ``Process``), or None while it runs.
 
-    Read from the ``subprocess.Popen`` under asyncio's transport when there is one: on Python
-    3.11 the transport's ``close()`` polls the Popen, which can reap a child that has just
-    exited before asyncio's child watcher does; the watcher then reports status 255 (and logs
-    "Unknown child process pid ..."), while the Popen holds the true status (seen in CI: a
-    server exiting with status 3 named as 255; cpython#86276, cpython#127049).
+    Two readers race to reap a child on Python 3.11, and the loser reads a false status:
+    asyncio's child watcher reports 255 when the transport's ``close()`` polled the
+    ``subprocess.Popen`` and reaped it first (CI: a server exiting with status 3 named as 255;
+    cpython#86276, cpython#127049), and the Popen says 0 when the watcher reaped it first
+    (``Popen._internal_poll`` sets 0 on ``ECHILD``, bpo-15756; CI: status 5 named as 0). So the
+    watcher's status is read, and the Popen's only in place of a 255.
 
     Example:
         >>> from types import SimpleNamespace as NS
-        >>> popen = NS(returncode=3)
-        >>> returncode(NS(returncode=255, _process=NS(_transport=NS(_proc=popen))))
-        3
+        >>> def process(watcher, popen):
+        ...     transport = NS(_proc=NS(returncode=popen))
+        ...     return NS(returncode=watcher, _process=NS(_transport=transport))
+        >>> returncode(process(255, 3)), returncode(process(5, 0)), returncode(process(None, 0))
+        (3, 5, None)
     """
     try:
         popen = _POPENS.get(process) or _popen(process)
     except TypeError:  # no weak reference to it: not a process spawn() saw
         popen = _popen(process)
-    code = getattr(popen, "returncode", None)
-    return code if code is not None else getattr(process, "returncode", None)
+    code = getattr(process, "returncode", None)
+    polled = getattr(popen, "returncode", None)
+    return polled if code == 255 and polled is not None else code
 
 
 _POPENS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()

@@ -67,3 +67,14 @@ def test_the_status_is_read_from_the_popen_kept_at_spawn_after_the_transport_let
     code, left = anyio.run(main)
     assert left is None  # the case: the transport has let go
     assert code == 3
+
+
+def test_the_watchers_status_is_named_not_the_popens_0_when_the_watcher_reaped_it() -> None:
+    # CI, 2026-12-07: a server that exited with status 5 was named "exited with status 0": the
+    # child watcher reaped it first, then the transport's close() polled the Popen, which reads
+    # ECHILD as status 0 (subprocess's ``_internal_poll``, bpo-15756)
+    popen = NS(returncode=0)
+    process = NS(returncode=5, _process=NS(returncode=5, _transport=NS(_proc=popen)))
+    assert exit_of([process], EOFError()) == "exited with status 5"
+    running = NS(returncode=None, _process=NS(returncode=None, _transport=NS(_proc=popen)))
+    assert exit_of([running], EOFError()) is None  # the watcher has not said yet: wait for it
