@@ -132,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Imported once the input is known to be good: the graph stack takes seconds to import,
     # and bad input should fail fast.
+    from app.cli.bytecode import uncompiled_note
     from app.cli.progress import Progress
     from app.llm.tracing import check_tracing
     from app.runs.run import RunRequest, run_research
@@ -139,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
     imports_done()  # the collector, paused while python -m app imported (app.runs.collector)
     if tracing_note := check_tracing():  # said once, instead of ~30 s of retries at exit
         print(tracing_note, file=sys.stderr)
+    if sys.stderr.isatty() and (bytecode_note := uncompiled_note()):  # advice for a person:
+        print(bytecode_note, file=sys.stderr)  # each run compiles its libraries, say how not to
 
     request = RunRequest(topic=topic, as_of=as_of, thread_id=args.thread_id,
                          fresh=getattr(args, "fresh", False), asked=flag_overrides(args))
