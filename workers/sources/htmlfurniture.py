@@ -11,7 +11,11 @@ of 20,000 elements took 0.9 s, 40,000 took 3.6 s). A path starts from what few e
 (an attribute: ``@class[...]``; an in-page link) and returns elements whose parent is the
 furniture when that is the cheaper question; :func:`page_furniture` takes the parents.
 
-This module imports the standard library, lxml and :mod:`workers.sources.htmlnav`.
+A test that needs a word in the markup (``role``, ``aria-hidden``, ``<li``, ``sidebar``...) is
+asked only of a page whose bytes hold it (:mod:`workers.sources.htmlsource`).
+
+This module imports the standard library, lxml, :mod:`workers.sources.htmlnav` and
+:mod:`workers.sources.htmlsource`.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from workers.sources.htmlnav import (
     TEXINFO_PAGE,
     class_token,
 )
+from workers.sources.htmlsource import in_page_links, may_hold
 
 __all__ = ["drop_all", "page_furniture", "tab_labels"]
 
@@ -123,7 +128,7 @@ _BY_ATTRIBUTE = (
     f"({_NAV_CLASS}) or ({_TOPIC_CONTENTS}) or {_MATH_PLACEHOLDER} or {_NO_CATEGORY})]",
     f"/descendant::*/@role[{FURNITURE_ROLE} or (. = 'navigation' and ../self::*[{_LANDMARK}])]",
     "/descendant::*/@id[. = 'toc' or . = 'TOC']",
-    f"/descendant::*/@class[({_CONSENT}) and ../self::*[{_NOT_PAGE}]]",
+    f"/descendant::*/@class[string-length() > 5 and ({_CONSENT}) and ../self::*[{_NOT_PAGE}]]",
     "/descendant::*/@aria-hidden[. = 'true']")
 """The attributes whose elements are furniture: those above, an element ``aria-hidden`` (an
 icon), a table of contents by its id (``id="toc"``) and a cookie banner (:data:`_CONSENT`).
@@ -157,9 +162,11 @@ Measuring the duration of async operations". "Two items or more" is ``count(li) 
 ``li[2]``, libxslt matched it per element at the cost of its siblings when it was a
 stylesheet's template (SQLite's requirements.html)."""
 
-_NAV_ID = ("/descendant::*/@id[contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'sidebar') "
-           "or contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'navigation')]"
-           " | /descendant::*/@class[contains(translate(., 'SIDEBR', 'sidebr'), 'sidebar')]")
+_NAV_ID = ("/descendant::*/@id[string-length() > 6 and ("
+           "contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'sidebar') "
+           "or contains(translate(., 'SIDEBRNVGATO', 'sidebrnvgato'), 'navigation'))]"
+           " | /descendant::*/@class[string-length() > 6 and "
+           "contains(translate(., 'SIDEBR', 'sidebr'), 'sidebar')]")
 """The ids that may name a navigation block of a page's theme (Mako's ``docs-sidebar``,
 ``docs-narrow-top-navigation``: "Previous: Inheritance", "Next: The Unicode Chapter" and the
 manual's chapter list were a passage, its Top passage, trial 92, F3), and the classes that may
@@ -199,20 +206,38 @@ def _paths() -> tuple[list[etree.XPath], etree.XPath, etree.XPath, etree.XPath, 
     return paths
 
 
-def page_furniture(root: Any) -> list[Any]:
+_OF_PARENTS_WORDS: tuple[tuple[bytes, ...], ...] = (
+    (), (b"role",), (b"toc",), (b"cookie", b"consent"), (b"aria-hidden",), (b"<li",),
+    (b"<h1", b"<h2"))
+"""Per path of :data:`_BY_ATTRIBUTE`, :data:`_CONTENTS` and :data:`_LOGO`, the words one of
+which a page's markup holds when the path finds anything (the contents list also needs an
+in-page link). None for the classes: one of their two dozen names is on nearly every page
+("nav", "toc", "label"), and searching the bytes for each cost what it spared."""
+
+
+def page_furniture(root: Any, source: bytes | None = None) -> list[Any]:
     """The furniture elements of a parsed page (``root``: an lxml HTML element), each once, to
-    be dropped before the page's text is read. Never raises for a page lxml parsed."""
+    be dropped before the page's text is read. Never raises for a page lxml parsed.
+    ``source``: the page's bytes (:func:`~workers.sources.htmlsource.page_source`), which
+    spare the tests that cannot find anything in them."""
     of_parents, links, holder, texinfo, is_texinfo, bars, nav_ids, titled, boxes = _paths()
-    found = [node.getparent() for path in of_parents for node in path(root)]
-    found += [link.getparent() if holder(link) else link for link in links(root)]
+    linked = in_page_links(source)
+    asked = [may_hold(source, *words) for words in _OF_PARENTS_WORDS]
+    asked[5] = asked[5] and linked  # _CONTENTS: items that link into the page
+    found = [node.getparent() for path, ask in zip(of_parents, asked, strict=True) if ask
+             for node in path(root)]
+    if linked:
+        found += [link.getparent() if holder(link) else link for link in links(root)]
     if is_texinfo(root):
         found += texinfo(root)
     found += filter(_bar, (link.getparent() for link in bars(root)))
-    found += [block for block, named in ((a.getparent(), a.attrname) for a in nav_ids(root))
-              if _bar(block) and block.tag not in ("html", "body", "main", "article")
-              and not titled(block) and (named == "id" or _links_in_page(block))]
-    found += [box for box in boxes(root)
-              if all(_bar(cell) for cell in box.iter("td")) and _related(box)]
+    if may_hold(source, b"sidebar", b"navigation"):
+        found += [block for block, named in ((a.getparent(), a.attrname) for a in nav_ids(root))
+                  if _bar(block) and block.tag not in ("html", "body", "main", "article")
+                  and not titled(block) and (named == "id" or _links_in_page(block))]
+    if may_hold(source, b"<th"):
+        found += [box for box in boxes(root)
+                  if all(_bar(cell) for cell in box.iter("td")) and _related(box)]
     return list(dict.fromkeys(found))  # one element found twice is dropped once
 
 
@@ -310,7 +335,7 @@ _TAB_LABEL_CLASSES = ("sd-tab-label", "tab-label")
 class="sd-tab-label">Bash</label><div class="sd-tab-content">``)."""
 
 
-def tab_labels(root: Any) -> None:
+def tab_labels(root: Any, source: bytes | None = None) -> None:
     """Each tab's label (``role="tab"``) as the first paragraph of the panel it shows (the
     element ``aria-labelledby`` it), in place, and the row of tabs left out; a label with no
     panel, or one written before its panel (:data:`_TAB_LABEL_CLASSES`), is a paragraph of its
@@ -326,9 +351,10 @@ def tab_labels(root: Any) -> None:
         >>> [" ".join(p.text_content().split()) for p in page.iter("p")]
         ['Zsh', 'Bash', 'Add this to ~/.bashrc:']
     """
-    for label in root.xpath(f"//label[{class_token(*_TAB_LABEL_CLASSES, as_written=True)}]"):
-        label.tag = "p"
-    rows = root.xpath("//*[@role='tablist']")
+    if may_hold(source, b"tab-label"):  # (``source``: as page_furniture's)
+        for label in root.xpath(f"//label[{class_token(*_TAB_LABEL_CLASSES, as_written=True)}]"):
+            label.tag = "p"
+    rows = root.xpath("//*[@role='tablist']") if may_hold(source, b"tablist") else []
     if not rows:
         return
     panels = {panel.get("aria-labelledby"): panel

@@ -25,6 +25,7 @@ from workers.sources.htmlfields import field_tables
 from workers.sources.htmlfurniture import drop_all, page_furniture, tab_labels
 from workers.sources.htmlnav import class_token, link_share
 from workers.sources.htmlseealso import see_also_labelled
+from workers.sources.htmlsource import page_source
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.htmlterms import cut_term, groff_terms, mark_next, members_with_their_class
@@ -194,8 +195,7 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     Thread-safe and parallel: a thread's own parser and stylesheet; lxml frees the GIL as it
     parses and transforms (the lxml FAQ). ``to_here``: links to the folder's files (linkpages)."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-    if _MARK_BYTES.search(data):
-        data = _MARK_BYTES.sub(b" ", data)
+    data = _MARK_BYTES.sub(b" ", data) if _MARK_BYTES.search(data) else data
     # text after </body> or </html> is the body's, as browsers show it; libxml2 dropped it
     data = _CLOSING.sub(b" ", data)
     try:
@@ -208,9 +208,10 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
     # before the tables are read: an index's letter bar is a table of links (its text, the
     # tail after it, stays)
-    tab_labels(root)  # before the furniture: a tab's label moves into its panel
-    see_also_labelled(root)  # each item of a "See also" box: "See also: ..."
-    drop_all(page_furniture(root))
+    markup = page_source(data)  # what the markup may hold: tests that find nothing go unasked
+    tab_labels(root, markup)  # before the furniture: a tab's label moves into its panel
+    see_also_labelled(root, markup)  # each item of a "See also" box: "See also: ..."
+    drop_all(page_furniture(root, markup))
     field_tables(root, _HIDDEN)  # before tables: a table of fields has no heading row
     tables_as_sentences(root)
     members_with_their_class(root)
@@ -329,7 +330,6 @@ _TYPE_ALONE = re.compile(f"(\\([^(){_BREAK}{_LINE}\\n]{{1,30}}\\))[\\s{_BREAK}{_
 ``<dd><p><i>(boolean)</i></p><p>Disable use of ...``): the type and the next paragraph are one
 line, "dont-use-other-dicts: (boolean) Disable use of ...", as its neighbours' "extra-dicts:
 (list) Extra dictionaries to use." are; apart, the entry said nothing (Aspell, trial 95, F1)."""
-
 
 _LINKED = re.compile(f"{_LINK}([^{_LINK}{_LINK_END}]*){_LINK_END}")
 

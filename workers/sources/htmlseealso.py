@@ -11,8 +11,8 @@ states nothing; read as a paragraph of its own, under the title alone before it,
 as the Answer (trial 123, F2: SQLAlchemy's cascades, internals and PostgreSQL pages). Labelled,
 each item reads as the pointer it is (:func:`app.research.signposts.is_signpost`).
 
-This module imports :mod:`workers.sources.htmlnav` only; it reads lxml's elements through their
-own methods.
+This module imports :mod:`workers.sources.htmlnav` and :mod:`workers.sources.htmlsource` only;
+it reads lxml's elements through their own methods.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from workers.sources.htmlnav import class_token
+from workers.sources.htmlsource import may_hold
 
 __all__ = ["SEE_ALSO", "see_also_labelled"]
 
@@ -33,7 +34,7 @@ paragraphs) and a definition list's terms (Python's "Module pickle" over what it
 and its description are one line, :func:`workers.sources.htmlpage._terms_joined`)."""
 
 
-def see_also_labelled(root: Any) -> None:
+def see_also_labelled(root: Any, source: bytes | None = None) -> None:
     """Each item of each "See also" box of ``root`` opening :data:`SEE_ALSO`, the box's own
     title left out (its words are on every item now), in place.
 
@@ -46,6 +47,8 @@ def see_also_labelled(root: Any) -> None:
         >>> [" ".join(p.text_content().split()) for p in page.iter("p", "li")]
         ['See also: Delete-orphan errors - background.', 'See also: Cascades', 'Other text.']
     """
+    if not may_hold(source, b"seealso"):  # its bytes (htmlsource.page_source): no such box
+        return
     for box in root.xpath(_BOXES):
         for title in box.xpath(_TITLE):
             title.drop_tree()
