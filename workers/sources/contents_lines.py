@@ -47,15 +47,16 @@ def without_contents_lines(sections: Sequence[tuple[str, str]],
         ('MSGMERGE', 'MSGMERGE')
     """
     headings = {" ".join(h.split()).casefold() for h, _t in sections if h}
+    if len(headings) < MIN_CONTENTS_LINES or not links:
+        return list(sections)
     linked = {" ".join(text.split()).casefold() for text in links}
 
-    def contents(paragraph: str) -> bool:
-        lines = [" ".join(line.split()).casefold() for line in paragraph.splitlines()]
+    def contents(paragraph: str) -> bool:  # a line read only when those before it passed
+        lines = paragraph.splitlines()
         return len(lines) >= MIN_CONTENTS_LINES and all(
-            line in headings and line in linked for line in lines)
+            (line := " ".join(raw.split()).casefold()) in headings and line in linked
+            for raw in lines)
 
-    if len(headings) < MIN_CONTENTS_LINES:
-        return list(sections)
     return [(h, "\n\n".join(p for p in t.split("\n\n") if not contents(p)))
             for h, t in sections]
 

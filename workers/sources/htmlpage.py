@@ -196,8 +196,7 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     parses and transforms (the lxml FAQ). ``to_here``: links to the folder's files (linkpages)."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     data = _MARK_BYTES.sub(b" ", data) if _MARK_BYTES.search(data) else data
-    # text after </body> or </html> is the body's, as browsers show it; libxml2 dropped it
-    data = _CLOSING.sub(b" ", data)
+    data = _CLOSING.sub(b" ", data)  # text after </body>, </html>: the body's (as browsers show)
     try:
         parser, stylesheet = _thread_tools()
         root = lxml_html.document_fromstring(data, parser=parser)
@@ -226,12 +225,13 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     sections = without_contents_lines(_sections(text), links)  # groff's "NAME / SYNOPSIS"
     kept = tuple((h, t) for h, t in sections if t or h)
     body = "".join(t for _h, t in kept)
-    kept, paged = (of_pages(kept, page_link_texts(root, to_here), body)
-                   if may_list_pages(links, body) else (kept, False))
+    kept, paged = (of_pages(kept, page_link_texts(root, to_here), body)  # link_share once
+                   if may_list_pages(links, body, share := link_share(links, body))
+                   else (kept, False))
     first = re.search(f"{_HEAD}[{_LEVELS}]([^{_TAIL}]+)", text)  # "<title></title>": h1-h6
     title = title or " ".join(re.sub(f"[{_BREAK}{_LINE}{_ENTRY}]", " ", first[1]).split()
                               if first else "")
-    return HtmlPage(title, kept, link_share(links, body), cut, paged)
+    return HtmlPage(title, kept, share, cut, paged)
 
 
 def _sections(text: str) -> list[tuple[str, str]]:

@@ -99,9 +99,15 @@ def in_folder(rel: str, rels: Collection[str]) -> Callable[[str], bool]:
         (True, True, False)
     """
     base = posixpath.dirname(rel)
+    known: dict[str, bool] = {}  # by address: an index page links to a page at many anchors
 
     def to_here(href: str) -> bool:
-        path = unquote(href.split("#", 1)[0].split("?", 1)[0])
+        address = href.split("#", 1)[0].split("?", 1)[0]
+        if address not in known:
+            known[address] = leads_here(unquote(address))
+        return known[address]
+
+    def leads_here(path: str) -> bool:
         if not path:  # this page itself
             return False
         if path.startswith("/"):  # from the site's root: any tail of it
@@ -146,7 +152,7 @@ def _links_only(links: list[str]) -> Callable[[str], bool]:
     return only
 
 
-def may_list_pages(links: list[str], body: str) -> bool:
+def may_list_pages(links: list[str], body: str, share: float | None = None) -> bool:
     """Whether a page may be a page of links (:func:`of_pages`), by all its links (``links``,
     in-page ones too) and its text ``body``: its links to other pages are some of them, so no
     more and holding no more of its text. When all of them are too few or hold too little,
@@ -157,7 +163,8 @@ def may_list_pages(links: list[str], body: str) -> bool:
         >>> may_list_pages(["Intro"] * 8, "Intro" * 9), may_list_pages(["Intro"] * 7, "Intro" * 7)
         (True, False)
     """
-    return len(links) >= MIN_PAGE_LINKS and link_share(links, body) >= LINK_PAGE_SHARE
+    share = link_share(links, body) if share is None else share  # (the caller's, if known)
+    return len(links) >= MIN_PAGE_LINKS and share >= LINK_PAGE_SHARE
 
 
 def of_pages(sections: tuple[tuple[str, str], ...], links: list[str],
