@@ -34,6 +34,7 @@ This module imports only the standard library and the sources' own helpers.
 from __future__ import annotations
 
 import re
+import string
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterator, Sequence
@@ -69,7 +70,8 @@ contents or index page, most of whose lines are a heading or term the other docu
 a page number (:func:`_listing`), which count for nothing; a short page (:data:`MIN_PAGE_SAMPLE`)
 by all its runs. A sentence a newer edition changed on a page it copies goes with it."""
 
-_WORDS = re.compile(r"[a-z0-9]+")
+_NOT_WORD = bytes(c if chr(c) in string.ascii_lowercase + string.digits else 32 for c in range(256))
+"""Bytes to spaces but a lower-case letter's or a digit's (:func:`_words`)."""
 
 MIN_HOLDERS = 3
 """A plain-text file is judged a copy only when the other documents holding its sampled runs
@@ -85,8 +87,10 @@ and one too short for a run by its words: "Note for version 2.0: the daemon now 
 
 
 def _words(text: str) -> list[str]:
-    """``text``'s words, lower case, as runs are made of them."""
-    return _WORDS.findall(text.lower())
+    """``text``'s words, lower case, as runs are made of them: its runs of ``[a-z0-9]`` once
+    lower-cased, each other character a space (in C: as ``re.findall``, it was a third of the
+    folder's copy check, 0.3 of sqlite3-doc's 8 CPU s)."""
+    return text.lower().encode("ascii", "replace").translate(_NOT_WORD).decode("ascii").split()
 
 
 def _runs(words: Sequence[str]) -> Iterator[int]:
