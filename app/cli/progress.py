@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -37,6 +38,12 @@ SLOW_INDEXING_S = 1.0
 """A smaller folder whose build has not ended after this many seconds (a large PDF: gnuplot's
 311-page manual reads in ~25 s) names the thread and says it is indexing (else nothing was
 printed for 29 s)."""
+
+SLOW_FILE_S = 3.0
+"""A file of the corpus folder read for this long is named on a line of its own ("still
+reading debian-reference.en.pdf"): the Debian Reference's PDF was read for 27 s under
+"indexing 18 file(s) of the corpus folder" and nothing else (trial 124, FA2). A folder of
+thousands of small files reads each well under it: no line per file."""
 
 
 SHOWN_REDISPATCHES = 3
@@ -100,6 +107,11 @@ class Progress:
         self.task: Any = None
         self.slow: threading.Timer | None = None  # a small folder's build that takes a while
         self.said_slow = threading.Event()
+        # the file the build reads (from the events: its name and since when), and the thread
+        # that names it once it takes SLOW_FILE_S, until the build's end (``read``)
+        self.reading: tuple[str, float] = ("", 0.0)
+        self.watcher: threading.Thread | None = None
+        self.read = threading.Event()
         # The thread's round that is this run's first: rounds go on across a thread's reruns,
         # and a line says this run's (a rerun's first round read "round 3" on every result)
         self.first_round = 1
@@ -148,6 +160,7 @@ class Progress:
             self.line("waiting for the corpus index another process is building in this data "
                       "dir")
             return
+        self._watch(data)
         if total < SHOW_INDEXING_FROM:
             self._small_folder(data)
             return
@@ -165,6 +178,7 @@ class Progress:
         if self.bar:
             self.bar.update(self.task, completed=done)
         if done >= total:
+            self._stop_watch()
             if self.bar:
                 self.bar.stop()
             # read, not indexed: a binary or blank file among them is only named in the notes
@@ -182,8 +196,34 @@ class Progress:
             self.slow.start()
         elif done >= total:
             self._stop_slow()
+            self._stop_watch()
             if self.said_slow.is_set():
                 self.line(f"read {total} file(s); writing the index")
+
+    def _watch(self, data: dict[str, Any]) -> None:
+        """Keep the file the build reads next (the event's ``reading``) and since when; the
+        first event starts the thread that names it when it takes :data:`SLOW_FILE_S`."""
+        self.reading = (str(data.get("reading") or ""), time.monotonic())
+        if self.watcher is None and data["done"] < data["total"]:
+            self.watcher = threading.Thread(target=self._name_slow_files, args=(dict(data),),
+                                            name="slow-file", daemon=True)
+            self.watcher.start()
+
+    def _name_slow_files(self, data: dict[str, Any]) -> None:
+        """Until the build has read every file: a line for each file read for
+        :data:`SLOW_FILE_S` or more (once per file), whose name the events said."""
+        said = ""
+        while not self.read.wait(min(0.5, SLOW_FILE_S / 4)):
+            name, since = self.reading
+            if name and name != said and time.monotonic() - since >= SLOW_FILE_S:
+                self._thread_line(data)
+                self.line(f"still reading {shown(name, 100)}")
+                said = name
+
+    def _stop_watch(self) -> None:
+        self.read.set()
+        if self.watcher is not None:
+            self.watcher.join()  # named or not, never after the lines that follow
 
     def _say_indexing(self, data: dict[str, Any]) -> None:
         self._thread_line(data)
@@ -295,6 +335,7 @@ class Progress:
             self._indexing(data)
         elif kind == "start":
             self._stop_slow()
+            self._stop_watch()
             self._start(data)
         elif kind == "planned":
             self.first_round = data.get("first_round") or 1

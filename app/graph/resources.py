@@ -161,8 +161,9 @@ class Resources:
 
         Args:
             ctx: the run's choices.
-            progress: ``progress(files_done, files_total)`` while a folder is indexed (not
-                called when its index is reused).
+            progress: ``progress(files_done, files_total, reading)`` while a folder is
+                indexed, ``reading`` the file read next (not called when its index is reused:
+                ``workers.sources.folder.Progress``).
             before_build: ``before_build(content_fingerprint, fingerprint)`` before its index
                 is built, which may raise to refuse the build (``Corpus.open``).
 

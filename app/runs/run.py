@@ -386,8 +386,9 @@ def _open_resources(settings: Settings, thread_id: str, recorded: dict[str, Any]
         # A large folder takes a while to index: say which thread it is for, and how far it is.
         # A thread refused on its changed corpus is refused before the build (else resume
         # built an 8 MB index, then refused with exit 2, "nothing written").
-        resources.corpus(settings.context(), progress=lambda done, total: emit(
-            "indexing", {"thread_id": thread_id, "done": done, "total": total}),
+        resources.corpus(settings.context(), progress=lambda done, total, reading: emit(
+            "indexing", {"thread_id": thread_id, "done": done, "total": total,
+                         "reading": reading}),
             before_build=lambda content, stat: check_content(
                 thread_id, recorded, content, stat, settings=settings, restart=restart))
         corpus = resources.corpus(settings.context())

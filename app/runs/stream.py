@@ -24,8 +24,8 @@ __all__ = ["Event", "stream_run", "what_was_saved"]
 
 Event = Callable[[str, dict[str, Any]], None]
 """Progress callback: ``on_event(kind, data)`` with kind ``indexing`` (``{"thread_id", "done",
-"total"}``, files, while a folder is indexed), ``start``, ``planned``, ``envelope``, ``retry``,
-``persisted`` or ``report``."""
+"total", "reading"}``, files, and the one read next, while a folder is indexed), ``start``,
+``planned``, ``envelope``, ``retry``, ``persisted`` or ``report``."""
 
 
 class _CallbacksAfterShutdown(logging.Filter):

@@ -20,11 +20,11 @@ def test_the_build_reports_its_start_before_the_first_file_is_read(tmp_path: Pat
     folder.mkdir()
     (folder / "a.md").write_text("Walrus census.\n")
     (folder / "b.md").write_text("Heron census.\n")
-    heard: list[tuple[int, int]] = []
+    heard: list[tuple[int, int, str]] = []
     with Corpus.open(tmp_path / "data", folder=folder,
-                     progress=lambda done, total: heard.append((done, total))):
+                     progress=lambda *event: heard.append(event)):
         pass
-    assert heard == [(0, 2), (1, 2), (2, 2)]
+    assert heard == [(0, 2, "a.md"), (1, 2, "b.md"), (2, 2, "")]
 
 
 def _build(monkeypatch: pytest.MonkeyPatch, slow_after: float, takes: float
@@ -52,3 +52,28 @@ def test_a_quick_build_of_a_small_folder_prints_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     shown, out = _build(monkeypatch, 30.0, 0.0)
     assert out.getvalue() == "" and shown.slow is not None and not shown.slow.is_alive()
+
+
+@pytest.mark.parametrize("quick", [0, 300])
+def test_a_file_read_for_long_is_named_and_quick_ones_are_not(
+        monkeypatch: pytest.MonkeyPatch, quick: int) -> None:
+    # the Debian Reference's PDF was read for 27 s under "indexing 18 file(s)" and nothing
+    # else (trial 124, FA2); a folder of many small files gets no line per file
+    monkeypatch.setattr(progress_module, "SLOW_INDEXING_S", 0.05)
+    monkeypatch.setattr(progress_module, "SLOW_FILE_S", 0.4, raising=False)
+    out = io.StringIO()
+    shown = Progress(out)
+    total = quick + 2
+    for done in range(quick):
+        shown("indexing", {"thread_id": "t-1", "done": done, "total": total,
+                           "reading": f"p{done}.html"})
+    shown("indexing", {"thread_id": "t-1", "done": quick, "total": total,
+                       "reading": "manual.pdf"})
+    time.sleep(1.2)
+    for done, reading in ((quick + 1, "notes.md"), (total, "")):
+        shown("indexing", {"thread_id": "t-1", "done": done, "total": total,
+                           "reading": reading})
+    assert out.getvalue().splitlines() == [
+        "thread t-1", f"indexing {total} file(s) of the corpus folder",
+        "still reading manual.pdf", f"read {total} file(s); writing the index"]
+    assert shown.watcher is not None and not shown.watcher.is_alive()

@@ -106,10 +106,10 @@ class Corpus:
                 decompressed) are skipped, and named in ``notes`` (default ``MAX_FILE_BYTES``).
             language: folder mode: a translated manual's language to index (None: English,
                 else the most-paged; :mod:`workers.sources.languages`).
-            progress: folder mode: ``progress(files_done, files_total)`` as each file is read
-                while the index is built (``(0, 0)`` first while another process builds it;
-                not called when the cached index is reused); after the last file, the index is
-                written. Called from the opening thread.
+            progress: folder mode: ``progress(files_done, files_total, reading)`` from the
+                opening thread as each file is read for a build (``reading``: the file read
+                next, or ""; ``(0, 0, "")`` first while another process builds it; never for a
+                cached index): :data:`~workers.sources.folder.Progress`.
             before_build: ``before_build(content_fingerprint, fingerprint)`` before a build; it
                 may raise to refuse it, so that a refusal never comes after the build.
 
@@ -193,7 +193,7 @@ class Corpus:
             before_build(head.get("content") or fingerprint, fingerprint)
         try:
             meta, built = index.build_locked(data_dir, path, head, docs_factory, notes, describe,
-                                             progress and (lambda: progress(0, 0)))
+                                             progress and (lambda: progress(0, 0, "")))
         except NoText as exc:
             if folder is None:
                 raise NoText(str(exc)) from None

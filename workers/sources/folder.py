@@ -79,10 +79,13 @@ PARSE_THREADS = min(4, os.cpu_count() or 1)
 MIN_PARALLEL_PAGES = 16
 """Fewer HTML pages than this are read by one thread: starting threads would cost more."""
 
-Progress = Callable[[int, int], None]
-"""``progress(files_done, files_total)``: called as a folder's files are read for indexing;
-``progress(0, 0)`` first when another process is building the same index and this one waits
-for it (else a second run printed nothing for 12 s)."""
+Progress = Callable[[int, int, str], None]
+"""``progress(files_done, files_total, reading)``: called as a folder's files are read for
+indexing, ``reading`` the ref path of the file read next (``""`` when none is: the last event
+is ``(total, total, "")``), so that a display can name a file that takes long (a 261-page PDF
+read for 27 s under "indexing 18 file(s)": trial 124, FA2); ``progress(0, 0, "")`` first when
+another process is building the same index and this one waits for it (else a second run
+printed nothing for 12 s)."""
 
 FolderFile = tuple[str, Path, os.stat_result]
 """``(ref_path, path, stat)`` of one indexable file."""
@@ -220,8 +223,9 @@ def folder_docs(
     (:mod:`workers.sources.markdownpage`; either by its file name when it has none), and both
     are cut at their ``h1``-``h3``; a Python file at its docstrings' qualified names.
 
-    ``progress(0, total)`` is called first, then ``progress(done, total)`` after each file
-    (``total = len(files)``), from the thread that consumes the iterator (a CLI's progress).
+    ``progress(0, total, first)`` is called first, then ``progress(done, total, next)`` after
+    each file (``total = len(files)``; ``next``: the file read next, ``""`` after the last),
+    from the thread that consumes the iterator (a CLI's progress).
 
     ``threads`` (default ``PARSE_THREADS``) threads read and parse the HTML pages ahead of the
     consumer when there are at least ``MIN_PARALLEL_PAGES`` of them: lxml frees the GIL while
@@ -245,9 +249,9 @@ def folder_docs(
         rels = frozenset(rel for rel, _p, _st in files)  # a page's links to them (trial 119, F2)
         ahead = {i: pool.submit(_file_result, *files[i][:2], max_file_bytes, rels)
                  for i in pages} if pool else {}
-        total = len(files)
-        if progress is not None:
-            progress(0, total)  # the build starts: a first file may take a while (a large PDF)
+        total, order = len(files), [rel for rel, _p, _st in files]
+        tell = progress or (lambda _done, _total, _reading: None)
+        tell(0, total, order[0] if order else "")  # a first file may take a while (a PDF)
         for done, (rel, path, _st) in enumerate(files, 1):
             future = ahead.pop(done - 1, None)
             if future is None:
@@ -257,8 +261,7 @@ def folder_docs(
                 skipped.update(counts)
                 notes.extend(lines)
                 yield from docs
-            if progress is not None:
-                progress(done, total)
+            tell(done, total, order[done] if done < total else "")
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -219,12 +219,12 @@ def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
     write(root, "readme.md", "A plain file between the pages.")
     files = folder_mod.folder_files(root)
 
-    def run(threads: int) -> tuple[list, Counter, list[str], list[tuple[int, int]]]:
+    def run(threads: int) -> tuple[list, Counter, list[str], list[tuple[int, int, str]]]:
         skipped: Counter[str] = Counter()
         notes: list[str] = []
-        calls: list[tuple[int, int]] = []
+        calls: list[tuple[int, int, str]] = []
         docs = list(folder_mod.folder_docs(files, skipped, notes,
-                                           lambda d, t: calls.append((d, t)), threads=threads))
+                                           lambda *call: calls.append(call), threads=threads))
         return docs, skipped, notes, calls
 
     serial = run(1)
@@ -241,7 +241,8 @@ def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
                                 ("More", "More\n\nHeron 1 notes."))
     assert skipped == Counter({"binary": 1, "blank": 1})
     assert notes == ["p05.html: skipped, binary (not text)", "p07.html: skipped, no text"]
-    assert calls == [(i, len(files)) for i in range(0, len(files) + 1)]  # (0, n): it starts
+    reading = [rel for rel, _p, _st in files] + [""]  # the file read next (trial 124, FA2)
+    assert calls == [(i, len(files), reading[i]) for i in range(0, len(files) + 1)]
 
 
 def test_a_long_paragraph_cut_into_passages_keeps_its_line_breaks() -> None:

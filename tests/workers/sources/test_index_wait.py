@@ -18,11 +18,11 @@ def test_an_opener_that_waits_for_another_build_is_told_first(tmp_path: Path) ->
     folder = make_folder(tmp_path)
     data = tmp_path / "data"
     data.mkdir()
-    heard: list[tuple[int, int]] = []
+    heard: list[tuple[int, int, str]] = []
     waiting = threading.Event()
 
-    def progress(done: int, total: int) -> None:
-        heard.append((done, total))
+    def progress(done: int, total: int, reading: str) -> None:
+        heard.append((done, total, reading))
         if (done, total) == (0, 0):
             waiting.set()
 
@@ -38,7 +38,7 @@ def test_an_opener_that_waits_for_another_build_is_told_first(tmp_path: Path) ->
         assert waiting.wait(30), "the opener was not told it waits"
         fcntl.flock(held, fcntl.LOCK_UN)
     opener.join(30)
-    assert heard[0] == (0, 0) and opened and opened[0].built
+    assert heard[0] == (0, 0, "") and opened and opened[0].built
     opened[0].close()
     out = io.StringIO()
     Progress(out)("indexing", {"thread_id": "t-1", "done": 0, "total": 0})

@@ -73,15 +73,15 @@ def test_every_skipped_file_is_named_with_why_and_the_size_limit_is_a_parameter(
     write(root, "good.md", "Cormorants dive for fish.\n")
     (root / "blob.txt").write_bytes(b"\x00\x01binary" * 100)
     (root / "big.txt").write_bytes(b"pelican " * 1000)  # 8,000 bytes
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[int, int, str]] = []
     with Corpus.open(tmp_path / "d", folder=root, max_file_bytes=4096,
-                     progress=lambda done, total: seen.append((done, total))) as c:
+                     progress=lambda *event: seen.append(event)) as c:
         notes = c.notes
         assert c.search("cormorants")
         assert c.search("pelican") == []
     assert "big.txt: skipped, too large (7.8 KB > 4 KB)" in notes, notes
     assert "blob.txt: skipped, binary (not text)" in notes, notes
-    assert seen == [(0, 2), (1, 2), (2, 2)]  # big.txt never reaches the reader
+    assert seen == [(0, 2, "blob.txt"), (1, 2, "good.md"), (2, 2, "")]  # big.txt: never read
     with Corpus.open(tmp_path / "d", folder=root, max_file_bytes=4096) as cached:
         assert not cached.built and cached.notes == notes  # kept in the index
     with Corpus.open(tmp_path / "d", folder=root) as default:  # 2 MB: big.txt is indexed
