@@ -45,8 +45,8 @@ from workers.sources.tables import looks_like_header, table_lines
 
 __all__ = ["DOCUMENT_EXTENSIONS", "MAX_DOCUMENT_BYTES", "MAX_DOCX_XML_BYTES", "compounds",
            "dehyphenated", "docx_docs", "docx_expanded_xml", "file_of", "outline_sections",
-           "page_doc_id", "pdf_docs", "pdf_outline", "size_limit", "unligatured",
-           "unligatured_doc", "without_leaders"]
+           "page_doc_id", "page_texts", "pdf_docs", "pdf_outline", "quiet_pypdf", "size_limit",
+           "unligatured", "unligatured_doc", "without_leaders"]
 
 DOCUMENT_EXTENSIONS: tuple[str, ...] = (".pdf", ".docx")
 """Binary document types read by a library rather than decoded as text."""
@@ -86,7 +86,8 @@ def file_of(doc_id: str, rels: set[str]) -> str:
     return doc_id if doc_id in rels else doc_id.rpartition(":p")[0]
 
 
-def _quiet_pypdf() -> None:
+def quiet_pypdf() -> None:
+    """pypdf's warnings silenced."""
     # pypdf logs a warning for every odd object of a damaged file; the skip note says enough.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
 
@@ -105,7 +106,7 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
     """
     from pypdf import PdfReader
 
-    _quiet_pypdf()
+    quiet_pypdf()
     name = rel.rsplit("/", 1)[-1]
     try:
         with warnings.catch_warnings():
@@ -126,7 +127,7 @@ def pdf_docs(path: Path | BinaryIO, rel: str, skipped: Counter[str], notes: list
         skipped["unreadable"] += 1
         notes.append(f"{rel}: skipped, not a readable PDF ({type(exc).__name__})")
         return
-    texts, bad = _page_texts(pages, reader)
+    texts, bad = page_texts(pages, reader)
     whole = compounds(text for text in texts if text is not None)
     found = glued = 0
     current = ""  # the outline entry in effect: the last one that starts on an earlier page
@@ -222,7 +223,7 @@ def unligatured_doc(doc: RawDoc) -> RawDoc:
                    sections=tuple((unligatured(h), unligatured(t)) for h, t in doc.sections))
 
 
-def _page_texts(pages: list, reader: object) -> tuple[list[str | None], int]:
+def page_texts(pages: list, reader: object) -> tuple[list[str | None], int]:
     """Each page's extracted text, its character and word spacing read as the glyphs' positions
     (:mod:`workers.sources.pdfspacing`), its ligatures as letters (before its broken words
     are joined: "speci-" / "ﬁed") and its dot leaders gone (:func:`without_leaders`); None for

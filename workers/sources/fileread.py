@@ -57,6 +57,7 @@ from workers.sources.filekinds import (
 from workers.sources.manpage import is_man_page, man_markdown, so_target
 from workers.sources.mdocpage import is_mdoc_page, mdoc_markdown
 from workers.sources.numberdata import NUMBER_DATA, is_number_data
+from workers.sources.pdf_samples import Sampled, pdf_sample
 from workers.sources.pyfile import python_file_sections
 from workers.sources.redirects import redirect_of
 from workers.sources.rsttext import rst_text
@@ -70,8 +71,8 @@ from workers.sources.text import (
 from workers.sources.textsections import opening_heading, text_sections, text_title
 from workers.sources.walk import shown_path, unreadable_why
 
-__all__ = ["GZIP_MAGIC", "MAX_FOLDER_GZIP_BYTES", "PLAIN_TEXT", "EmptyGzip", "GzipBudget",
-           "TooLarge", "file_docs", "not_text", "read_bounded"]
+__all__ = ["GZIP_MAGIC", "MAX_FOLDER_GZIP_BYTES", "PLAIN_KINDS", "PLAIN_TEXT", "EmptyGzip",
+           "GzipBudget", "TooLarge", "file_docs", "not_text", "read_bounded"]
 
 _CHUNK = 64 * 1024
 PLAIN_TEXT = (".txt", "")
@@ -95,7 +96,7 @@ class GzipBudget:
         self.total = self.left = max(MAX_FOLDER_GZIP_BYTES, max_file_bytes)
 
 
-_PLAIN_KINDS = (*PLAIN_TEXT, ".conf", ".cfg", ".ini")
+PLAIN_KINDS = (*PLAIN_TEXT, ".conf", ".cfg", ".ini")
 """The kinds read as text without markup: no paragraph of them is boilerplate
 (:attr:`workers.sources.base.RawDoc.plain_text`); nor of a man page among them, read as
 Markdown: a page has no navigation, and what others share with it is content (an argument's
@@ -179,7 +180,8 @@ def _skip(skipped: Counter[str], notes: list[str], name: str, key: str, why: str
 
 def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
               max_file_bytes: int, budget: GzipBudget | None = None,
-              rels: Collection[str] | None = None) -> Iterator[RawDoc]:
+              rels: Collection[str] | None = None, later: dict[str, Sampled] | None = None
+              ) -> Iterator[RawDoc]:
     """The documents of one file of a folder (``rel``: its ref path, ``path``: where it is):
     a PDF's pages, a .docx, an HTML page or a Markdown file cut at its headings, a Python file's
     docstrings, or plain text, its ligatures as letters
@@ -192,7 +194,9 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
     fails on (``"page.html: skipped, its reader failed (AssertionError)"``: lxml raised
     on a page its furniture tests found a bar in twice, and the whole run ended). ``rels``, the
     folder's ref paths, tell an HTML page's links to its files from the rest (a page of links
-    is one of links to them: :mod:`workers.sources.linkpages`, trial 119, F2)."""
+    is one of links to them: :mod:`workers.sources.linkpages`, trial 119, F2). With ``later``,
+    a long PDF gives none: its sample (:func:`~workers.sources.pdf_samples.pdf_sample`) and how
+    to read it whole go there, under its ref path, for the caller to judge (trial 124, FA1)."""
     kind = file_kind(path.name) or ""
     limit = documents.size_limit(inner_name(path.name), max_file_bytes)
     packed = budget is not None and path.name.lower().endswith(GZIP_SUFFIX)
@@ -225,6 +229,11 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
         return
     if kind in DOCUMENT_EXTENSIONS:  # a PDF or .docx (.gz or not): read from memory
         read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
+        if kind == ".pdf" and later is not None and (sampled := pdf_sample(data, rel)):
+            later[rel] = Sampled([*map(documents.unligatured_doc, sampled[0])], sampled[1],
+                                 lambda: [*map(documents.unligatured_doc,
+                                               read(io.BytesIO(data), rel, skipped, notes))])
+            return
         yield from map(documents.unligatured_doc, read(io.BytesIO(data), rel, skipped, notes))
         return
     try:  # one document at most: read whole, so a reader's fault skips the file, not the run
@@ -294,7 +303,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
     elif text.strip():
         linked = kind in (*HTML_EXTENSIONS, *MARKDOWN_EXTENSIONS, ".rst")  # a catalogue's kinds
         yield RawDoc(rel, title, rel, text, sections=sections, link_share=links,
-                     section_symbols=kind == ".py", plain_text=kind in _PLAIN_KINDS,
+                     section_symbols=kind == ".py", plain_text=kind in PLAIN_KINDS,
                      kind=catalogue_kind(source, text, kind in HTML_EXTENSIONS) if linked else "")
     elif paged:  # a table of contents, an index (trial 115, F4)
         from workers.sources.linkpages import LINK_PAGE

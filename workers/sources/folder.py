@@ -27,7 +27,7 @@ import os
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from workers.sources import documents, skip_reasons
@@ -45,12 +45,14 @@ from workers.sources.filekinds import (
 )
 from workers.sources.fileread import (
     NESTED,
+    PLAIN_KINDS,
     GzipBudget,
     file_docs,
     not_text,
 )
 from workers.sources.includes import without_included
 from workers.sources.languages import one_language
+from workers.sources.pdf_samples import Sampled, judged_samples
 from workers.sources.sitepages import without_site_pages
 from workers.sources.skip_reasons import INDEXABLE, nothing_indexable
 from workers.sources.text import raw, safe_name, size_label, unsafe_name
@@ -225,7 +227,8 @@ def folder_docs(
 
     ``progress(0, total, first)`` is called first, then ``progress(done, total, next)`` after
     each file (``total = len(files)``; ``next``: the file read next, ``""`` after the last),
-    from the thread that consumes the iterator (a CLI's progress).
+    from the thread that consumes the iterator (a CLI's progress); a long PDF beside pages is
+    read and counted last, when not judged a copy by a sample (:func:`_read`).
 
     ``threads`` (default ``PARSE_THREADS``) threads read and parse the HTML pages ahead of the
     consumer when there are at least ``MIN_PARALLEL_PAGES`` of them: lxml frees the GIL while
@@ -249,22 +252,52 @@ def folder_docs(
         rels = frozenset(rel for rel, _p, _st in files)  # a page's links to them (trial 119, F2)
         ahead = {i: pool.submit(_file_result, *files[i][:2], max_file_bytes, rels)
                  for i in pages} if pool else {}
-        total, order = len(files), [rel for rel, _p, _st in files]
-        tell = progress or (lambda _done, _total, _reading: None)
-        tell(0, total, order[0] if order else "")  # a first file may take a while (a PDF)
-        for done, (rel, path, _st) in enumerate(files, 1):
-            future = ahead.pop(done - 1, None)
-            if future is None:
-                yield from file_docs(rel, path, skipped, notes, max_file_bytes, budget, rels)
-            else:
-                docs, counts, lines = future.result()
-                skipped.update(counts)
-                notes.extend(lines)
-                yield from docs
-            tell(done, total, order[done] if done < total else "")
+        yield from _read(files, ahead, skipped, notes, (max_file_bytes, budget, rels), progress)
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _read(files: list[FolderFile], ahead: dict[int, Future], skipped: Counter[str],
+          notes: list[str], limits: tuple[int, GzipBudget, frozenset[str]],
+          progress: Progress | None) -> Iterator[RawDoc]:
+    """:func:`folder_docs`' documents, in order, the pages parsed ``ahead`` by the pool taken
+    from it; ``limits``: the text files' size limit, the folder's gzip budget, its ref paths.
+    When the folder holds pages and a PDF, a long PDF is read as a sample, judged once every
+    file is read, and read whole only when it is no copy of the pages
+    (:mod:`workers.sources.pdf_samples`): every document is held until then, and the PDF
+    counted done last, after a ``progress(done, total, its ref path)``."""
+    total, order = len(files), [rel for rel, _p, _st in files]
+    tell = progress or (lambda _done, _total, _reading: None)
+    tell(0, total, order[0] if order else "")  # a first file may take a while (a PDF)
+    later: dict[str, Sampled] | None = {} if _pages_beside_pdf(files) else None
+    held: list[list[RawDoc]] = []  # with later: every file's documents, until judged
+    for done, (rel, path, _st) in enumerate(files, 1):
+        future = ahead.pop(done - 1, None)
+        if future is None:
+            docs = file_docs(rel, path, skipped, notes, *limits, later)
+        else:
+            docs, counts, lines = future.result()
+            skipped.update(counts)
+            notes.extend(lines)
+        if later is None:
+            yield from docs
+        else:
+            held.append(list(docs))
+        tell(done - len(later or ()), total, order[done] if done < total else "")
+    if later:
+        told = iter(range(total - len(later), total + 1))
+        yield from judged_samples(held, order, later, notes,
+                                  lambda rel: tell(next(told) if rel else total, total, rel))
+    else:
+        yield from (doc for docs in held for doc in docs)
+
+
+def _pages_beside_pdf(files: list[FolderFile]) -> bool:
+    """Whether ``files`` hold a PDF and a page it may copy (HTML, Markdown, reST, a .docx: not
+    plain text): a long PDF is then read as a sample first (:mod:`workers.sources.pdf_samples`)."""
+    kinds = {file_kind(path.name) for _rel, path, _st in files}
+    return ".pdf" in kinds and any(kind not in (*PLAIN_KINDS, ".pdf") for kind in kinds)
 
 
 def files_of(docs: list[RawDoc], files: list[FolderFile], seen: set[str]) -> Iterator[RawDoc]:

@@ -44,7 +44,8 @@ from workers.sources.documents import file_of
 from workers.sources.text import safe_name
 
 __all__ = ["COPY_SHARE", "MIN_HOLDERS", "MIN_PAGE_SAMPLE", "MIN_SAMPLE", "PAGE_SHARE",
-           "SAMPLE_EVERY", "SHINGLE_WORDS", "without_format_copies"]
+           "SAMPLE_COPY_SHARE", "SAMPLE_EVERY", "SHINGLE_WORDS", "copy_by_sample",
+           "without_format_copies"]
 
 SHINGLE_WORDS = 6
 """The words of one run compared (a PDF's line breaks, hyphens and page headers change few
@@ -57,6 +58,14 @@ COPY_SHARE = 0.8
 """A PDF is a copy when at least this share of its sampled runs are in the other documents
 (measured: Nettle's 88%, Bash's 90% and 99%, Valgrind's 98%; a paper whose notes quote two
 thirds of it, 69%, and a newer edition, 74%, are documents of their own: trial 108, F2, F3)."""
+
+SAMPLE_COPY_SHARE = 0.82
+"""A long PDF read as a sample of its pages (:mod:`workers.sources.pdf_samples`) is a copy when
+at least this share of the sample's runs are in the other documents: above :data:`COPY_SHARE`,
+so that a PDF of its own near the bar is read whole and judged as any PDF, and under the copies
+measured (a sample of 12 of the Debian Reference's pages held 85%, its whole text 87%; of
+Asymptote's manual 95% and 95%: a sample's pages have no broken words joined across lines, and
+share a little less); the documents of their own measured shared 69% and 74% (trial 124, FA1)."""
 
 MIN_SAMPLE = 40
 """A PDF with fewer sampled runs than this (a page or two) is never judged a copy."""
@@ -317,6 +326,29 @@ def without_format_copies(docs: Sequence[RawDoc], rels: set[str],
             notes.append(f"{safe_name(rel)}: skipped, a text copy of pages indexed ({share:.0%} "
                          f"of its text is in {_holders(list(found))})")
     return [doc for doc in docs if doc.doc_id not in gone] if gone else list(docs)
+
+
+def copy_by_sample(rel: str, sample: Sequence[RawDoc], count: int, docs: Sequence[RawDoc],
+                   rels: set[str]) -> str | None:
+    """The note of a long PDF (``rel``, of ``count`` pages) that the pages of ``sample`` say is
+    a copy of the folder's other documents read (``docs``: its pages, not plain text; files of
+    ``rels``), as :func:`_pdf_copy` judges a whole PDF but by :data:`SAMPLE_COPY_SHARE`; None
+    when the sample is no clear copy, and the file is to be read whole: ``"manual.pdf: skipped,
+    a PDF of pages indexed (87% of the text of 12 of its 261 pages read is in ...)"``."""
+    pages: dict[str, list[RawDoc]] = defaultdict(list)
+    for doc in docs:
+        if not doc.plain_text and not _is_pdf(held_in := file_of(doc.doc_id, rels)):
+            pages[held_in].append(doc)
+    texts = {doc.doc_id: _body(doc.text) for doc in sample}
+    words = {doc_id: _words(text) for doc_id, text in texts.items()}
+    held = _Held(pages, set(), {run for said in words.values() for run in _shingles(said)})
+    runs = set().union(*(_sample(set(_runs(words[doc_id]))) for doc_id in texts
+                         if not _listing(texts[doc_id], count, held.vocabulary)))
+    found, share = _share(runs, held)
+    if len(runs) < MIN_SAMPLE or share < SAMPLE_COPY_SHARE:
+        return None
+    return (f"{safe_name(rel)}: skipped, a PDF of pages indexed ({share:.0%} of the text of "
+            f"{len(sample)} of its {count} pages read is in {_holders(list(found))})")
 
 
 def _pdf_copy(rel: str, parts: list[RawDoc], texts: dict[str, str], runs: dict[str, set[int]],
