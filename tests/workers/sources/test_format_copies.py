@@ -127,3 +127,19 @@ def test_a_text_rendering_of_the_pages_is_skipped_and_one_page_quoted_in_a_text_
     assert "manual.txt.gz" not in cited and "quoted.txt" in cited, cited
     assert notes == ["manual.txt.gz: skipped, a text copy of pages indexed (96% of its text "
                      "is in 3 files of html/)"], notes
+
+
+def test_the_copy_note_counts_the_files_holding_it_by_folder(tmp_path: Path) -> None:
+    # "debian-reference.en.txt.gz: skipped, ... is in apa.en.html and 14 more)": the first
+    # file's name said little of what the copy repeats (trial 124, FA4)
+    root = tmp_path / "doc"
+    _census(root)
+    for part in (0, 1):  # two pages at the folder's top, one in html/
+        (root / "html" / f"census-{part}.html").rename(root / f"census-{part}.html")
+    body = "\n\n".join(_lines(" ".join(_SENTENCES[part * 20:(part + 1) * 20]))
+                       for part in range(3))
+    (root / "manual.txt").write_text(f"Heron manual\n\n{body}\n", encoding="utf-8")
+    with Corpus.open(tmp_path / "d", folder=root) as corpus:
+        notes = [n for n in corpus.notes if "copy of pages indexed" in n]
+    assert notes == ["manual.txt: skipped, a text copy of pages indexed (98% of its text is "
+                     "in 3 files: 2 at the folder's top level, 1 of html/)"], notes
