@@ -29,7 +29,7 @@ from workers.sources.htmlsource import page_source
 from workers.sources.htmltables import BLOCK as _BLOCK
 from workers.sources.htmltables import tables_as_sentences
 from workers.sources.htmlterms import cut_term, groff_terms, mark_next, members_with_their_class
-from workers.sources.linkpages import may_list_pages, of_pages, page_link_texts, without_page_refs
+from workers.sources.linkpages import page_sections, without_page_refs
 from workers.sources.manpre import man_marked
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
@@ -225,9 +225,8 @@ def html_page(source: str | bytes, to_here: Callable[[str], bool] | None = None)
     sections = without_contents_lines(_sections(text), links)  # groff's "NAME / SYNOPSIS"
     kept = tuple((h, t) for h, t in sections if t or h)
     body = "".join(t for _h, t in kept)
-    kept, paged = (of_pages(kept, page_link_texts(root, to_here), body)  # link_share once
-                   if may_list_pages(links, body, share := link_share(links, body))
-                   else (kept, False))
+    share = link_share(links, body)  # once: for may_list_pages and for the HtmlPage
+    kept, paged = page_sections(root, to_here, kept, links, body, share)  # a page of links
     first = re.search(f"{_HEAD}[{_LEVELS}]([^{_TAIL}]+)", text)  # "<title></title>": h1-h6
     title = title or " ".join(re.sub(f"[{_BREAK}{_LINE}{_ENTRY}]", " ", first[1]).split()
                               if first else "")

@@ -14,6 +14,13 @@ are links ("The bandwidth limit can now be changed while a sync is running", to 
 ``config.html``, ``net.html`` ... of which one was in the folder) were skipped as "a page of
 links to the folder's other pages ...: those pages are indexed", and the changes were in no
 passage (trial 119, F2). Its items are its own text when their pages are not there to read.
+
+A landing page that offers the folder's document in several formats and says little else is
+passed over too (:func:`landing_page`): the Debian Reference's ``index.html`` links to its HTML
+chapters, its text and its PDF ("HTML (multi files), UTF-8 plain text (gzipped), PDF") above
+four sentences on the files' encoding and how to read them, and was indexed and could be cited
+(trial 124, FA3). A page of prose with a link to its PDF, and an index page of many links to
+pages of one kind, are not such a page.
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ from urllib.parse import unquote
 
 from lxml import etree
 
+from workers.sources.filekinds import HTML_EXTENSIONS, MARKDOWN_EXTENSIONS, file_kind
 from workers.sources.htmlnav import link_share
 
-__all__ = ["LINK_PAGE", "LINK_PAGE_SHARE", "MIN_PAGE_LINKS", "MIN_PROSE_WORDS", "in_folder",
-           "may_list_pages", "of_pages", "page_link_texts", "without_page_refs"]
+__all__ = ["LINK_PAGE", "LINK_PAGE_SHARE", "MAX_LANDING_WORDS", "MIN_PAGE_LINKS",
+           "MIN_PROSE_WORDS", "in_folder", "landing_page", "may_list_pages", "of_pages",
+           "page_link_texts", "page_sections", "without_page_refs"]
 
 LINK_PAGE_SHARE = 0.7
 """A page whose visible text (spaces aside) is at least this share the text of its links to
@@ -43,6 +52,12 @@ MIN_PROSE_WORDS = 8
 """A page of links keeps its paragraphs that are not links (gnuplot's "Set-show" opens with
 what ``set`` does) when one of them has this many words at least; with none (a list's labels,
 "Subsections", a date), the page is passed over."""
+
+MAX_LANDING_WORDS = 80
+"""A page offering the folder's document in several formats (:func:`landing_page`) is passed
+over when its words but its links' are at most this many: the Debian Reference's landing page
+has 62 (its title, a label, four sentences on reading the files); a page that says what the
+document is about in a paragraph or more has more, and is kept."""
 
 LINK_PAGE = ("a page of links to the folder's other pages (a table of contents or an index): "
              "those pages are indexed")
@@ -119,6 +134,43 @@ def in_folder(rel: str, rels: Collection[str]) -> Callable[[str], bool]:
                    for t in tails)
 
     return to_here
+
+
+def page_sections(root: etree._Element, to_here: Callable[[str], bool] | None,
+                  sections: tuple[tuple[str, str], ...], links: list[str], body: str,
+                  share: float | None = None) -> tuple[tuple[tuple[str, str], ...], bool]:
+    """``(sections, is_link_page)`` of a page (``root``, parsed; its ``sections``, its
+    ``links``' texts, its text ``body``; ``share``: its :func:`link_share`, if known): a page
+    of links keeps its prose alone (:func:`of_pages`), a landing page nothing
+    (:func:`landing_page`), any other page its ``sections``."""
+    if may_list_pages(links, body, share):
+        return of_pages(sections, page_link_texts(root, to_here), body)
+    return ((), True) if landing_page(root, to_here, links, body) else (sections, False)
+
+
+def landing_page(root: etree._Element, to_here: Callable[[str], bool] | None,
+                 links: list[str], body: str) -> bool:
+    """Whether a page (``root``, parsed; ``links``: its link texts; ``body``: its text) is a
+    landing page that offers the folder's files in several formats and says little else: fewer
+    than :data:`MIN_PAGE_LINKS` links, two or more of them to the folder's files
+    (``to_here``: :func:`in_folder`) of two kinds or more, one of them no page (a PDF, a
+    text), and at most :data:`MAX_LANDING_WORDS` words but its links' (trial 124, FA3).
+
+    Example:
+        >>> page = etree.fromstring("<html><body><p>Read it as <a href='m/index.html'>HTML</a>"
+        ...     " or <a href='m.pdf'>PDF</a>.</p></body></html>")
+        >>> here = in_folder("index.html", {"m/index.html", "m.pdf"})
+        >>> landing_page(page, here, ["HTML", "PDF"], "Read it as HTML or PDF.")
+        True
+        >>> landing_page(page, here, ["HTML", "PDF"], "Read it as HTML or PDF. " + "Prose. " * 81)
+        False
+    """
+    if to_here is None or not 2 <= len(links) < MIN_PAGE_LINKS or (
+            len(body.split()) - len(" ".join(links).split()) > MAX_LANDING_WORDS):
+        return False
+    kinds = {file_kind(posixpath.basename(unquote(href.split("#", 1)[0].split("?", 1)[0])))
+             for a in _TO_PAGES(root) if to_here(href := a.get("href", ""))}
+    return len(kinds) >= 2 and bool(kinds - {*HTML_EXTENSIONS, *MARKDOWN_EXTENSIONS, ".rst"})
 
 
 def _links_only(links: list[str]) -> Callable[[str], bool]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.workers.sources.documents_helpers import make_pdf
 from workers.sources import Corpus
 
 QUESTIONS = [f"1.{n}: How do I make the heron number {n} roost?" for n in range(1, 11)]
@@ -129,3 +130,38 @@ def test_a_warning_every_page_repeats_stays_in_one_passage(tmp_path: Path) -> No
         assert "port 8730" not in c.read("install.html").text
         hits = c.search("Is it safe to expose port 8730 to the internet?", k=3)
         assert hits and hits[0].doc_id == "security.html", hits
+
+
+def _landing(root: Path, prose: str) -> None:
+    """A manual's HTML page, its PDF and its text, and an ``index.html`` offering the three
+    with ``prose`` beside the links."""
+    root.mkdir(parents=True)
+    (root / "manual.html").write_text(
+        "<html><head><title>Heron manual</title></head><body><h1>Heron manual</h1><p>Herons "
+        "roost on the willows by the lake once their nests are built.</p></body></html>")
+    (root / "manual.txt").write_text("Heron manual\n\nThe heron census is taken each spring.\n")
+    (root / "manual.pdf").write_bytes(make_pdf(["The egrets fledge in a wet year."]))
+    (root / "index.html").write_text(
+        "<html><head><title>Heron manual (version 2)</title></head><body><h1>Heron manual "
+        "(version 2)</h1><dl><dt>English</dt><dd><a href='manual.html'>HTML</a>, <a "
+        "href='manual.txt'>plain text</a>, <a href='manual.pdf'>PDF</a></dd></dl>"
+        f"<p>{prose}</p></body></html>")
+
+
+def test_a_landing_page_offering_the_manuals_formats_is_passed_over(tmp_path: Path) -> None:
+    # the Debian Reference's index.html (its HTML, text and PDF, and four sentences on reading
+    # them) was indexed and could be cited (trial 124, FA3)
+    about = ("All files are encoded in UTF-8. If your language is not in this list, install "
+             "its package. Some browsers may not read compressed text: use a viewer.")
+    _landing(tmp_path / "landing", about)
+    with Corpus.open(tmp_path / "d1", folder=tmp_path / "landing") as c:
+        assert c.passage("index.html#0") is None
+        assert "index.html: skipped, a page of links to the folder's other pages (a table of "\
+               "contents or an index): those pages are indexed" in c.notes, c.notes
+        assert c.search("heron willows roost", k=1)[0].doc_id == "manual.html"
+    # a page that says what the manual is about is the manual's page too, and stays
+    story = " ".join(f"The heron colony {n} nests on the willows of the north shore and the "
+                     "wardens count its pairs each spring." for n in range(5))
+    _landing(tmp_path / "prose", f"{about} {story}")
+    with Corpus.open(tmp_path / "d2", folder=tmp_path / "prose") as c:
+        assert c.passage("index.html#0") is not None
