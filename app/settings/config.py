@@ -188,7 +188,7 @@ class Settings(RunContext):
                             help="results DB, checkpoints, index, reports")
     corpus: str | None = setting(env="RESEARCH_CORPUS", flag="--corpus", path=True, help=(
         "folder to index (.md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx, "
-        "text files without an extension, man pages (ls.1, x.3tcl); each also .gz) instead of "
+        "other text files (README, run.sh), man pages (ls.1, x.3tcl); each also .gz) instead of "
         "the package docs"))
     max_file_bytes: int = setting(
         8 * 1024 * 1024, env="RESEARCH_MAX_FILE_BYTES", flag="--max-file-bytes", minimum=1,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["comment_prose"]
+__all__ = ["SHELL_SUFFIXES", "comment_prose", "script_comments"]
 
 _BLOCK = re.compile(r"(?:^[ \t]*# [^\n]*\S[^\n]*(?:\n|\Z)){2,}", re.MULTILINE)
 """Two or more lines in a row, each a ``#`` comment: the mark, one space, then text (a
@@ -53,3 +53,41 @@ def comment_prose(text: str) -> str:
         return _MARK.sub(r"\1", found) + ("\n" if found.endswith("\n") else "")
 
     return _BLOCK.sub(prose, text)
+
+
+SHELL_SUFFIXES = (".sh", ".bash", ".ksh", ".zsh")
+"""The suffixes of a shell script, read as its comments (:func:`script_comments`)."""
+
+_COMMENT = re.compile(r"^[ \t]*#+[ \t]?(.*)$")
+_RULE = re.compile(r"[#=*_~+\-\s]*")
+"""A comment line that only draws a banner's rule (``#####``, ``# ------``)."""
+_MODELINE = re.compile(r"-\*-.*-\*-|\b(?:vi|vim|ex):\s")
+
+
+def script_comments(text: str) -> str:
+    """The comments of a shell script, marks dropped, each run of comment lines a paragraph:
+    what its author wrote in prose, without the code between (``.py`` files are read as
+    their docstrings so). Read whole, shellmath's ``shellmath.sh`` was found before its
+    README for "Can bash do math with decimal numbers?" by a ``declare`` of its error strings
+    (trial 125, F8). The ``#!`` line, banner rules and editor mode lines are left out, and so
+    is a comment after code on its line; "" when the script has no comment.
+
+    Example:
+        >>> print(script_comments("#!/bin/bash\\n#####\\n# spin.bash -- a spinning wheel\\n"
+        ...                       "# to show progress.\\nspin() { :; }  # a wheel\\n# Usage:\\n"))
+        spin.bash -- a spinning wheel
+        to show progress.
+        <BLANKLINE>
+        Usage:
+    """
+    paragraphs: list[list[str]] = [[]]
+    for number, line in enumerate(text.splitlines()):
+        found = _COMMENT.match(line)
+        said = found.group(1).rstrip() if found else ""
+        if found and number == 0 and line.startswith("#!"):
+            continue
+        if found and said and not _RULE.fullmatch(said) and not _MODELINE.search(said):
+            paragraphs[-1].append(said)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    return "\n\n".join("\n".join(lines) for lines in paragraphs if lines)

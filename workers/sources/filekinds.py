@@ -2,9 +2,10 @@
 (``.md``, ``.html``, ``.pdf``, matched case-insensitively), the one of the name inside a
 ``.gz`` (``x.html.gz`` is an HTML page, ``changelog.gz`` a file without a type), or none.
 
-A name without a type (``README``, ``upstream``, ``README.Debian``, ``changelog.Debian.amd64``:
-:func:`type_suffix`) is read as plain text when its content is text, and named with why when
-it is not (:func:`workers.sources.fileread.not_text`: no text, binary...). Debian installs
+A name without a type (``README``, ``upstream``, ``README.Debian``, ``changelog.Debian.amd64``,
+``spin.bash``, ``Bashrc.bfox``: a suffix of no type the app knows, :func:`type_suffix`) is read
+as plain text when its content is text, and named with why when it is not
+(:func:`workers.sources.fileread.not_text`: no text, binary...). Debian installs
 documentation so: ``/usr/share/doc/PKG`` holds ``README``, ``changelog.gz``,
 ``NEWS.Debian.gz``, ``copyright`` and extension-less examples (Debian Policy 12.3 and 12.7;
 nginx's was refused as "3 files of other types": ``tests/workers/sources/test_folder_debian.py``).
@@ -44,6 +45,7 @@ __all__ = [
     "open_regular",
     "type_label",
     "type_suffix",
+    "unknown_suffix",
 ]
 
 TEXT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".txt", ".rst", ".py", ".html", ".htm",
@@ -63,32 +65,46 @@ FOLDER_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, *DOCUMENT_EXTENSIONS)
 GZIP_SUFFIX = ".gz"
 
 _TYPE_SUFFIX = re.compile(r"[a-z]+[0-9]?|[A-Z]+[0-9]?")
-"""A suffix that names a file type: letters of one case, perhaps then a digit (``png``, ``JPG``,
-``mp3``, ``conf``, ``pikchr``). Not one: Debian's ``Debian``, an architecture (``amd64``,
-``i386``), a version's number (``NEWS.1``, ``notes-1.2``), nor a suffix that qualifies a
-document's name in capitals (:data:`_DOC_NAME`)."""
+"""A suffix that may name a file type the app does not know: letters of one case, perhaps then
+a digit (``vsd``, ``bfox``); what such a file is, its content says (:func:`unknown_suffix`)."""
 
 _DOC_NAME = re.compile(r"[A-Z][A-Z0-9_-]+")
 """A document's name in capitals (``README``, ``NEWS``, ``TODO``, ``README_FIRST``): a suffix
-after it qualifies the document, as Debian's ``README.Debian`` does, when it names no common
-type (:data:`_OTHER_TYPES`): ``README.source`` (Debian Policy 4.14), ``README.emacs``,
-``README.saving``, ``NEWS.old``. As types, git's ``README.source`` and ``README.emacs`` were
-counted among the types not indexed, unnamed. A lower-case stem keeps its suffix a type
-(``test.netrc``, ``Makefile.in``, an Asymptote example's ``.asy``): no list of types can be
-whole, and code read as prose would crowd a folder's documentation."""
+after it qualifies the document, as Debian's ``README.Debian`` does (``README.source``: Debian
+Policy 4.14, ``README.emacs``, ``NEWS.old``); as types, git's ``README.source`` and
+``README.emacs`` were counted among the types not indexed, unnamed (trial 36, F6)."""
 
 _OTHER_TYPES = frozenset("""
-    png jpg jpeg gif svg ico bmp tif tiff webp xpm eps ps dvi odt odg ods odp doc xls ppt rtf
-    zip tar tgz bz2 xz zst lz 7z jar deb rpm bin exe dll so o a lib class pyc db sqlite dat
-    json xml css js csv tsv yaml yml toml c h cc cpp java go rs pl pm rb sh awk sed el lua
-    asy tex sty cls bib patch diff m4 mk in am ac
+    png jpg jpeg gif svg svgz ico bmp tif tiff webp xpm xbm eps ps dvi mp3 mp4 ogg wav avi mov
+    odt odg ods odp doc xls ppt rtf docm xlsx pptx
+    zip tar tgz bz2 xz zst lz lzma 7z jar war deb rpm bin exe dll so o a lib class pyc db sqlite
+    wasm img iso ttf otf woff woff2 eot afm pfb
+    dat json xml csv tsv yaml yml toml log map inv
+    css scss sass less js mjs ts c h cc cpp cxx hpp java go rs pl pm perl rb awk sed el lua tcl
+    php bat cmd ps1 sql hs ml scm lisp
+    asy tex sty cls bib bbl aux texi dtd xsd xsl xslt ent sgml dot gv puml pikchr mmd fig
+    pdb obj stl patch diff m4 mk in am ac cmake netrc pem crt key gpg asc sig
 """.split())
-"""Common types, never a qualifier of a document's name (``README.png``, ``TODO.json``)."""
+"""The types of file never read as text, whatever their content: images, archives, binaries,
+data, and the source of programs, stylesheets and figures (code read as prose would crowd a
+folder's documentation: an Asymptote example's ``.asy``), and credentials (``test.netrc``). Any
+other suffix names no type the app knows, and the file's content decides, as for ``README``:
+text is read as text (:func:`type_suffix`). A shell script (``.sh``, ``.bash``) is read so,
+as its comments (:func:`workers.sources.comments.script_comments`): ``shellmath.sh``, the
+library its README describes, was passed over beside the extension-less scripts indexed
+(``functions/isvalidip``), and so were ``Bashrc.bfox``, ``inputrc.arrows`` and
+``autoload.v2`` (trial 125, F8)."""
 
 _DOC_SUFFIXES = frozenset("readme news todo install changes changelog authors thanks bugs "
                           "hacking notes faq".split())
 """A document's name as a suffix (Nettle's ``descore.README``: the README of its DES code,
 passed over as of a type ".readme", trial 105, F12): no type."""
+
+
+def _known_type(suffix: str) -> bool:
+    """Whether ``suffix`` (lower case, no dot) is one of :data:`_OTHER_TYPES`, perhaps followed
+    by a number (``pdb1``, a Protein Data Bank file's first model)."""
+    return suffix in _OTHER_TYPES or suffix.rstrip("0123456789") in _OTHER_TYPES
 
 
 def inner_name(name: str) -> str:
@@ -105,26 +121,42 @@ def inner_name(name: str) -> str:
 
 def type_suffix(name: str) -> str:
     """The file-type extension of ``name``, lower-cased (``".md"``), or ``""`` when it has
-    none: no dot after its first character, or a suffix that names no type (:data:`_TYPE_SUFFIX`).
+    none: no dot after its first character, or a suffix that names no type the app knows
+    (:data:`_OTHER_TYPES`): the file's content decides what it is.
 
     Example:
         >>> [type_suffix(n) for n in ("a.MD", "README", "README.Debian", "NEWS.1", "x.png")]
         ['.md', '', '', '', '.png']
-        >>> [type_suffix(n) for n in ("README.source", "README.png", "test.netrc")]
-        ['', '.png', '.netrc']
-        >>> [type_suffix(n) for n in ("descore.README", "old.news", "x.JPG")]
-        ['', '', '.jpg']
+        >>> [type_suffix(n) for n in ("README.source", "README.png", "test.netrc", "x.pdb1")]
+        ['', '.png', '.netrc', '.pdb1']
+        >>> [type_suffix(n) for n in ("shellmath.sh", "Bashrc.bfox", "autoload.v2", "x.JPG")]
+        ['', '', '', '.jpg']
     """
     stem, dot, suffix = name.rpartition(".")
     if not dot or not stem.strip("."):
         return ""
-    if f".{suffix.lower()}" in FOLDER_EXTENSIONS:
+    if f".{suffix.lower()}" in FOLDER_EXTENSIONS or _known_type(suffix.lower()):
         return f".{suffix.lower()}"
-    if _DOC_NAME.fullmatch(stem) and suffix.lower() not in _OTHER_TYPES:
-        return ""  # README.source: what it is, its content says
-    if suffix.lower() in _DOC_SUFFIXES:
-        return ""  # descore.README: a README of descore, no type "README"
-    return f".{suffix.lower()}" if _TYPE_SUFFIX.fullmatch(suffix) else ""
+    return ""
+
+
+def unknown_suffix(name: str) -> bool:
+    """Whether ``name`` ends in a suffix that may name a type the app does not know (``.vsd``,
+    ``.bfox``): a binary file of one is counted among the types not indexed, as it was before
+    its content decided (a binary ``README.saving`` or ``NEWS.1`` is named as binary). Not one:
+    a suffix after a document's name in capitals (:data:`_DOC_NAME`), a document's name as a
+    suffix (:data:`_DOC_SUFFIXES`), a version's number.
+
+    Example:
+        >>> [unknown_suffix(n) for n in ("x.bfox", "README.saving", "NEWS.1", "a.README", "b")]
+        [True, False, False, False, False]
+    """
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem.strip(".") or type_suffix(name):
+        return False
+    if _DOC_NAME.fullmatch(stem) or suffix.lower() in _DOC_SUFFIXES:
+        return False
+    return bool(_TYPE_SUFFIX.fullmatch(suffix))
 
 
 def file_kind(name: str) -> str | None:
@@ -137,11 +169,13 @@ def file_kind(name: str) -> str | None:
     Example:
         >>> [file_kind(n) for n in ("a.html.en", "a.html.ko.euc-kr", "a.md.gz", "a.png.de")]
         ['.html', '.html', '.md', None]
+        >>> [file_kind(n) for n in ("spin.bash", "cat.sh.gz", "inputrc.arrows", "x.json")]
+        ['', '', '', None]
     """
     kind = type_suffix(inner_name(name))
     if kind not in FOLDER_EXTENSIONS and (tagged := suffix_language(name)) is not None:
         inner = type_suffix(tagged[0])
-        kind = inner if inner in FOLDER_EXTENSIONS else kind
+        kind = inner or kind  # a.png.de: a .png; README.de: its content decides
     return kind if kind == "" or kind in FOLDER_EXTENSIONS else None
 
 

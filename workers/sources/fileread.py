@@ -41,7 +41,7 @@ from pathlib import Path
 from workers.sources import documents
 from workers.sources.base import RawDoc
 from workers.sources.catalogues import catalogue_kind
-from workers.sources.comments import comment_prose
+from workers.sources.comments import SHELL_SUFFIXES, comment_prose, script_comments
 from workers.sources.contents_lines import without_numbered_contents
 from workers.sources.filekinds import (
     DOCUMENT_EXTENSIONS,
@@ -290,8 +290,11 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind in PLAIN_TEXT:  # cut at its version lines or titles, if it has them
-        # an annotated example's comments as sentences; its contents' numbered titles left out
-        text = without_numbered_contents(comment_prose(text))
+        # an annotated example's comments as sentences (a shell script's alone: trial 125,
+        # F8); its contents' numbered titles left out
+        script = inner_name(name).lower().endswith(SHELL_SUFFIXES)
+        text = without_numbered_contents(script_comments(text) if script
+                                         else comment_prose(text))
         sections, title = text_sections(text), text_title(text) or name
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind == ".rst":  # its markup as the words it shows, titled and cut at its titles
@@ -309,6 +312,9 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         from workers.sources.linkpages import LINK_PAGE
 
         _skip(skipped, notes, rel, "link_page", LINK_PAGE)
+    elif kind == "" and inner_name(name).lower().endswith(SHELL_SUFFIXES):
+        _skip(skipped, notes, rel, "blank", "a script without comments (a script is read as "
+              "its comments)")
     elif man and (target := so_target(source)):  # init.1: ".so man1/systemd.1"
         _skip(skipped, notes, rel, "blank", f"a link to another man page ({target})")
     else:

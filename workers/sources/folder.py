@@ -42,6 +42,7 @@ from workers.sources.filekinds import (
     head_bytes,
     inner_name,
     type_label,
+    unknown_suffix,
 )
 from workers.sources.fileread import (
     NESTED,
@@ -131,6 +132,10 @@ def _indexable(
                 skipped["special"] += 1
                 _note(notes, folder, path, "not a regular file")
             elif kind == "" and (why := not_text(path)) is not None:  # as a .txt would be
+                if why[0] == "binary" and unknown_suffix(inner_name(filename)):
+                    skipped["type"] += 1  # x.vsd: a type the app does not know (trial 125, F8)
+                    other[type_label(filename)] += 1
+                    continue
                 skipped[why[0]] += 1
                 _note(notes, folder, path, why[1])
             elif st.st_size > limit:

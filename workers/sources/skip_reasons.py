@@ -56,8 +56,8 @@ _WAYS_ON = (
 """What indexes the files skipped for a reason, said after the reasons in their order
 (the refusal of nginx's docs was clear and early, and named no way forward)."""
 
-INDEXABLE = (f"{' '.join(FOLDER_EXTENSIONS)}, text files without an extension (README, "
-             "changelog) and man pages (ls.1), each of them also gzip-compressed (.gz)")
+INDEXABLE = (f"{' '.join(FOLDER_EXTENSIONS)}, other text files (README, changelog, "
+             "run.sh) and man pages (ls.1), each of them also gzip-compressed (.gz)")
 """What a folder's files are indexed as, as the refusal of a folder says it."""
 
 

@@ -231,8 +231,8 @@ def test_the_refusal_names_what_is_indexed_and_the_way_on(
     with pytest.raises(CorpusError) as info:
         corpus_folder(root, max_file_bytes=1000, probe=True)
     message = str(info.value)
-    assert ("indexable: .md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx, text "
-            "files without an extension (README, changelog) and man pages (ls.1), each of them "
+    assert ("indexable: .md .markdown .txt .rst .py .html .htm .conf .cfg .ini .pdf .docx, other "
+            "text files (README, changelog, run.sh) and man pages (ls.1), each of them "
             "also gzip-compressed (.gz)") in message
     assert way_on in message, message
     assert "\n" not in message
@@ -315,9 +315,40 @@ def test_a_suffix_after_a_documents_name_in_capitals_is_decided_by_content(
     _gz(root / "NEWS.old.gz", b"Old git news: the quilt series was dropped.\n")
     (root / "README.saving").write_bytes(b"\x00\x01quilt\x02" * 50)  # binary: named
     (root / "README.png").write_bytes(b"\x89PNG quilt")  # a common type: a type
-    (root / "test.netrc").write_text("machine quilt login git\n")  # a lower-case name: a type
+    (root / "test.netrc").write_text("machine quilt login git\n")  # credentials: a type
     with Corpus.open(tmp_path / "data", folder=root) as c:
         assert _docs(c, "quilt source package") == {"README.source", "NEWS.old.gz"}
         assert _docs(c, "emacs modes elpa") == {"README.emacs"}
         assert "README.saving: skipped, binary (not text)" in c.notes, c.notes
         assert "2 files passed over, of types not indexed (.png, .netrc)" in c.notes, c.notes
+
+
+def test_a_text_file_of_a_suffix_of_no_known_type_is_read_by_its_content(tmp_path: Path) -> None:
+    # Trial 125, F8: bash's examples "21 files passed over, of types not indexed (.sh x7, .bash
+    # x4, .arrows x1, ... .v2 x1, .bfox x1)": shellmath.sh, the library its README describes,
+    # was passed over beside the extension-less scripts indexed (functions/isvalidip)
+    root = tmp_path / "bash"
+    (root / "examples").mkdir(parents=True)
+    (root / "examples" / "shellmath.sh").write_text(
+        "#!/bin/env bash\n# Decimal arithmetic for Bash: add, subtract, multiply.\n"
+        "# Each function sets the global result.\ndeclare -r quokka='decimal number'\n")
+    (root / "examples" / "cat.sh").write_text("shcat() { while read -r; do :; done; }\n")
+    (root / "examples" / "spin.bash").write_text("# spin.bash: a spinning wheel for progress.\n")
+    (root / "examples" / "Bashrc.bfox").write_text("# Umask and mail check of a login.\n")
+    (root / "inputrc.arrows").write_text("# Readline arrow keys for history search.\n")
+    (root / "autoload.v2").write_text("# An almost ksh-compatible autoloader of functions.\n")
+    (root / "isvalidip").write_text("# Test an IP address for validity.\n")
+    (root / "drawing.vsd").write_bytes(b"\xd0\xcf\x11\xe0\x00\x01 arithmetic" * 40)
+    (root / "hosts.json").write_text('{"arithmetic": "decimal"}')  # a known type: not read
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        assert _docs(c, "decimal arithmetic") == {"examples/shellmath.sh"}
+        assert _docs(c, "quokka") == set()  # a script is read as its comments, as a .py is
+        assert _docs(c, "spinning wheel") == {"examples/spin.bash"}
+        assert _docs(c, "umask mail check") == {"examples/Bashrc.bfox"}
+        assert _docs(c, "arrow keys history") == {"inputrc.arrows"}
+        assert _docs(c, "autoloader") == {"autoload.v2"}
+        assert _docs(c, "ip address validity") == {"isvalidip"}
+        # a binary file of a suffix the app does not know is counted by its type, as before
+        assert c.notes == ["2 files passed over, of types not indexed (.vsd, .json)",
+                           "examples/cat.sh: skipped, a script without comments (a script is "
+                           "read as its comments)"], c.notes
