@@ -56,6 +56,9 @@ def shown_label(item: dict[str, Any]) -> str:
         >>> shown_label({"ref": "builtins.md#4", "title": "builtins.md", "text": "cd -\\n\\n"
         ...              "Changes to the previous directory."})
         'cd -'
+        >>> shown_label({"ref": "directives.html#7", "title": "Directives", "heading": ".. "
+        ...              "toctree::", "text": "A numeric maxdepth option may be given."})
+        '.. toctree'
     """
     label = entry_label(item)
     title = str(item.get("title") or "")
@@ -64,8 +67,13 @@ def shown_label(item: dict[str, Any]) -> str:
     if heading and label == title and (title == document.rsplit("/", 1)[-1]
                                        or _tells(heading, title)):
         label = heading
-    return _short(_DASH_END.sub("", label))
+    return _short(_COLON_END.sub("", _DASH_END.sub("", label)))
 
+
+_COLON_END = re.compile(r"(?<=[^\s:])\s*:+$")
+"""Colons a label ends with: the bullet puts its own after it. A reST directive's name, as
+Sphinx shows it (``.. toctree::``), was shown as ".. toctree:::" (trial 125, F11, S4); so was
+a heading that ends in a colon ("Example::")."""
 
 _DASH_END = re.compile(r"\s+[–—]+\s*$|(?<=[)\]])\s+-{1,2}\s*$")
 """A dash a label ends with that only leads to its text: a Sphinx field's "name (type) –"
