@@ -2,7 +2,8 @@
 listings and terminal transcripts were joined into one line and read as sentences; HAProxy's
 manual writes its prose in ``<pre>``: ``tests/workers/sources/test_html_pre.py``).
 
-This module imports the standard library, :mod:`workers.sources.hyphens` and
+This module imports the standard library, :mod:`workers.sources.hyphens`,
+:mod:`workers.sources.rsttext` (a docstring's reST read as its words) and
 :mod:`workers.sources.stopwords`.
 """
 
@@ -12,6 +13,7 @@ import re
 from collections import Counter
 
 from workers.sources.hyphens import compounds, dehyphenated
+from workers.sources.rsttext import rst_inline
 from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["LONG_PRE_LINES", "fenced", "help_words", "option_rows", "pre_blocks", "prose_lines",
@@ -128,7 +130,7 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
         if rows := option_rows(block):
             out += [(True, row) for row in rows]
             continue
-        block = _LEADING_BLANKS.sub("", help_words(block))
+        block = _LEADING_BLANKS.sub("", rst_inline(help_words(block)))  # a docstring's reST
         out += [(True, part) for part in _headed(dehyphenated(block.rstrip(), keep))]
     return out
 
@@ -202,7 +204,7 @@ def prose_lines(text: str) -> str:
         ...             "   trivial-\\n   rewrite(8) server")
         'the trivial-rewrite daemon; each queue subdirectory of the\\n   trivial-rewrite(8) server'
     """
-    text = help_words(text)
+    text = rst_inline(help_words(text))
     return dehyphenated(text, compounds([text])) if "-\n" in text else text
 
 

@@ -1,5 +1,6 @@
 """A Python file in a user's folder, read as its docstrings: the module's, then each public
-class's and function's under its qualified name (the folder corpus's ``.py`` reader)."""
+class's and function's under its qualified name (the folder corpus's ``.py`` reader), their reST
+roles, links and literals as the words they show."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import ast
 from pathlib import Path
 
 from workers.sources.packages import docstrings
+from workers.sources.rsttext import rst_inline
 
 __all__ = ["python_file_sections"]
 
@@ -24,6 +26,7 @@ def python_file_sections(source: str, rel: str) -> tuple[tuple[str, str], ...]:
     for qual, kind, doc in docstrings(tree, module):
         if not doc.strip():
             continue
+        doc = rst_inline(doc)  # its reST roles and links as their words (trial 125, F11)
         if kind == "module":
             sections.append(("", doc.strip()))
         else:

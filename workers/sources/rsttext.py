@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from workers.sources.fences import split_fences
 
-__all__ = ["rst_text"]
+__all__ = ["rst_inline", "rst_text"]
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`([^`\n]+(?:\n[^`\n]+)?)`")
 """An interpreted text with its role (``:ref:`Requirements Files```, ``:py:func:`~os.walk```)."""
@@ -101,7 +101,7 @@ def rst_text(text: str) -> str:
             continue
         out.append(line)
         i += 1
-    return "".join(part if fence else _inline(part)  # a role may run onto the next line
+    return "".join(part if fence else rst_inline(part)  # a role may run onto the next line
                    for fence, part in _with_fences(split_fences("\n".join(out))))
 
 
@@ -112,8 +112,17 @@ def _with_fences(parts: Iterator[tuple[bool, str]]) -> Iterator[tuple[bool, str]
         yield fence, f"\n{part}" if n else part
 
 
-def _inline(text: str) -> str:
-    """``text`` with its roles, links and literals as the words they show."""
+def rst_inline(text: str) -> str:
+    """``text`` with its reST roles, hyperlink references and literals as the words they show.
+    Also for the reST written outside a ``.rst`` file: a docstring, in a ``.py`` file or in a
+    page's code block that reads as prose; Sphinx's ``example_google.html`` was quoted as "This
+    module demonstrates documentation as specified by the `Google Python Style Guide`_."
+    (trial 125, F11, S8).
+
+    Example:
+        >>> rst_inline("As the `Google Style Guide`_ says, ``Args`` lists :class:`~a.Pool`.")
+        'As the Google Style Guide says, `Args` lists Pool.'
+    """
     if "`" not in text:
         return text
     text = _ROLE.sub(lambda m: _shown(m.group(1)), text)

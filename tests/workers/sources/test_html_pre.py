@@ -182,3 +182,18 @@ def test_a_commands_option_listing_is_a_row_an_option() -> None:
                 "fd|sys|no|tee-sys", "--lfnf={all,none}, --last-failed-no-failures={all,none}: "
                 "Which tests to run with no previously (known) failures"):
         assert f"\n\n{row}\n\n" in text, text
+
+
+def test_a_docstrings_rest_markup_in_a_pre_is_read_as_its_words() -> None:
+    # Trial 125, F11 (S8): Sphinx's example_google.html was quoted as "This module demonstrates
+    # documentation as specified by the `Google Python Style Guide`_."
+    lines = ['"""Example Google style docstrings.', "",
+             "This module demonstrates documentation as specified by the `Google Python Style",
+             "Guide`_. Docstrings may extend over multiple lines, and the ``Attributes`` section",
+             "lists what :class:`~heron.Census` counts.", "",
+             ".. _Google Python Style Guide:", "   https://google.github.io/styleguide/", '"""',
+             "", *[f"count_{n} = {n}" for n in range(45)]]
+    text = html_page(f"<html><body><pre>{chr(10).join(lines)}</pre></body></html>").text
+    assert ("This module demonstrates documentation as specified by the Google Python Style "
+            "Guide. Docstrings may extend over multiple lines, and the `Attributes` section lists "
+            "what Census counts.") in text, text

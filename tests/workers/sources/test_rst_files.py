@@ -98,3 +98,18 @@ def test_a_signature_is_kept_and_an_unknown_directives_argument_is_not() -> None
     assert text.strip("\n").split("\n\n") == [
         "walk(top, topdown=True)", "   Walk a tree.", "--no-deps",
         "   Don't install dependencies."], text
+
+
+def test_a_python_files_docstrings_are_read_without_their_rest_markup(tmp_path: Path) -> None:
+    # Trial 125, F11 (S8): a docstring's reST is reST wherever it is written; Sphinx's
+    # example_google.py was quoted with "`Google Python Style Guide`_"
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "example_google.py").write_text(
+        '"""Herons, as specified by the `Google Python Style Guide`_.\n\n'
+        '.. _Google Python Style Guide:\n   https://google.github.io/styleguide/\n"""\n\n\n'
+        'def count(nests):\n    """Count the ``nests`` with :func:`~heron.tally`."""\n')
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        text = corpus.read("example_google.py").text
+    assert "Herons, as specified by the Google Python Style Guide." in text, text
+    assert "Count the `nests` with tally." in text, text
