@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.research.reference import entry_label
+from app.research.reference import entry_heading, entry_label
 from app.research.text import clip
+from workers.sources.chunks import PARA_SPLIT
 
 __all__ = ["MAX_LABEL_CHARS", "shown_label"]
 
@@ -59,8 +60,17 @@ def shown_label(item: dict[str, Any]) -> str:
         >>> shown_label({"ref": "directives.html#7", "title": "Directives", "heading": ".. "
         ...              "toctree::", "text": "A numeric maxdepth option may be given."})
         '.. toctree'
+        >>> shown_label({"ref": "CHANGES.gz#1", "title": "CHANGES.gz", "text": "2. Changes to "
+        ...              "Readline\\n\\n3. New Features in Bash\\n\\n------------\\nThis "
+        ...              "document details the changes between bash-5.2-rc3 and rc2."})
+        'CHANGES.gz'
+        >>> shown_label({"ref": "CHANGES.gz#1", "title": "CHANGES.gz", "text": "1. Changes to "
+        ...              "Bash\\n\\n2. Changes to Readline\\n\\na. Fixed a bug in search."})
+        '2. Changes to Readline'
     """
     label = entry_label(item)
+    if (opened := _opened_by(str(item.get("text") or ""))) is not None:
+        label = opened or entry_label({**item, "text": ""})
     title = str(item.get("title") or "")
     heading = " ".join(str(item.get("heading") or "").split()).rstrip(_MARKS)
     document = str(item.get("ref") or "").split("#", 1)[0].rsplit(":p", 1)[0]
@@ -69,6 +79,27 @@ def shown_label(item: dict[str, Any]) -> str:
         label = heading
     return _short(_COLON_END.sub("", _DASH_END.sub("", label)))
 
+
+def _opened_by(text: str) -> str | None:
+    """The heading over a passage's prose when the heading opening it heads none of it: the
+    last of the headings opening it (an empty section's heading, then its next one's), or ""
+    when a rule line parts them from the prose (a changelog's next entry); None when the
+    opening heading heads the prose below it, or none opens it. "2. Changes to Readline: This
+    document details the changes between this version, bash-5.2-rc3, and the previous version"
+    labelled the next release's entry of bash's CHANGES by an empty section of the one before
+    (trial 125, F11, B6)."""
+    last = None
+    for number, paragraph in enumerate(PARA_SPLIT.split(text.strip())):
+        if _RULE_LINE.match(paragraph.strip()):
+            return "" if number else None
+        if not (heading := entry_heading(paragraph)):
+            return None if number <= 1 else last
+        last = heading
+    return None
+
+
+_RULE_LINE = re.compile(r"[-=*_~#]{8,}[ \t]*(?:\n|$)")
+"""A line drawn across a plain-text file: what follows is another part (a release's entry)."""
 
 _COLON_END = re.compile(r"(?<=[^\s:])\s*:+$")
 """Colons a label ends with: the bullet puts its own after it. A reST directive's name, as
