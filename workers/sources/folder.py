@@ -33,6 +33,7 @@ from pathlib import Path
 from workers.sources import documents, skip_reasons
 from workers.sources.base import CorpusError, RawDoc
 from workers.sources.copies import copies_once
+from workers.sources.downloads import without_shown_downloads
 from workers.sources.filekinds import (
     FOLDER_EXTENSIONS,
     GZIP_SUFFIX,
@@ -191,6 +192,7 @@ def folder_files(
     found = one_language(once_each(found, skipped, notes), language, skipped, notes)
     found = rendered_once(found, skipped, notes, sources)
     found = without_site_pages(found, skipped, notes)  # Sphinx's search, indexes, not found
+    found = without_shown_downloads(found, skipped, notes)  # what a page shows (trial 125)
     found = without_included(found, sources, skipped, notes)  # what those sources include
     found = copies_once(found, skipped, notes, max_file_bytes)
     if notes is not None:

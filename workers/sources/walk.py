@@ -48,8 +48,8 @@ from workers.sources.sitepages import sphinx_source
 from workers.sources.text import plural, raw, safe_name
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
-           "once_each", "own_output", "passed_over", "rendered_once", "rendered_page", "shown_path",
-           "unreadable_why", "walk_folders"]
+           "once_each", "own_output", "passed_over", "rendered_from", "rendered_once",
+           "rendered_page", "shown_path", "unreadable_why", "walk_folders"]
 
 _File = tuple[str, Path, os.stat_result]
 """``(ref, path, stat)`` of a file found (``workers.sources.folder.FolderFile``)."""
@@ -325,7 +325,7 @@ _WORD = re.compile(rb"[a-z]{4,}")
 _SOURCE_BYTES, _PAGE_BYTES, _SAMPLE_WORDS = 4 * 1024, 64 * 1024, 60
 
 
-def _rendered_from(page: Path, source: Path) -> bool:
+def rendered_from(page: Path, source: Path) -> bool:
     """Whether the HTML ``page`` holds the text of ``source``: at least half of the first 60
     distinct words (of four letters or more) of the source are in the page's first 64 KB. A
     ``redirect.txt`` of release notes beside a ``redirect.html`` that only redirects is no
@@ -348,7 +348,7 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
                   sources: list[tuple[str, Path, str]] | None = None) -> list[_File]:
     """``found`` (``(ref, path, stat)``) without the markup sources whose HTML page (``.html``
     or ``.htm``, :func:`rendered_page`) is in ``found`` too and holds their text
-    (:func:`_rendered_from`): the same text indexed twice was cited twice, with each sentence
+    (:func:`rendered_from`): the same text indexed twice was cited twice, with each sentence
     said twice, and the source's markup (``linkgit:git-add[1]``) quoted (git-doc ships every
     page beside its AsciiDoc source). So are the plain-text renderings of a page (a typeless
     ``changelog.gz`` beside ``changelog.html.gz``). A Sphinx build's ``_sources/`` file is one
@@ -363,7 +363,7 @@ def rendered_once(found: list[_File], skipped: Counter[str], notes: list[str] | 
         twin = next((p for p in (page, page[:-1], f"{page}.gz", f"{page[:-1]}.gz")  # .htm
                      if page and p in paths), None)
         if twin is None or not (sphinx_source(entry[1], paths[twin])  # by Sphinx's layout
-                                or _rendered_from(paths[twin], entry[1])):
+                                or rendered_from(paths[twin], entry[1])):
             kept.append(entry)
             continue
         skipped["rendered"] += 1
