@@ -41,7 +41,10 @@ _JOINER = re.compile(r"[\s-]+")
 _OPTION_LEAD = re.compile(r"(?:^|\s)[-+]{1,2}$")
 _QUOTES = frozenset("'\"`")
 _NAME_LEADS = frozenset({"all", "any", "in", "no", "on", "out"})
-"""The stopwords a name may begin with (``InMemorySaver``, ``AnyMessage``, ``OnConflict``)."""
+"""The stopwords that may lead a name of three words or more, the name's first part written
+apart (``InMemorySaver``, ``AnyHttpUrl``, ``NoInitField``, ``OnConflictBehavior``); never one
+with the word after it spelling a function word ("no body sent" is no ``NoBodySent``: it reads
+"nobody sent", :func:`_usable`)."""
 
 
 def symbol_key(symbol: str) -> str:
@@ -212,14 +215,29 @@ def _words(text: str) -> tuple[list[str], list[bool], list[bool]]:
 
 def _usable(run: list[str], forms: set[str] | None) -> bool:
     """Whether a run of words can be a name: none but its first is a stopword (and that only in
-    a run of three, one of ``_NAME_LEADS``), its last is no stopword or filler word, and (with
-    ``forms``) each other word is one of the topic's or a filler word ("get state history")."""
+    a run of three, one of ``_NAME_LEADS`` that does not spell a function word with the word
+    after it), its last is no stopword or filler word, and (with ``forms``) each other word is
+    one of the topic's or a filler word ("get state history").
+
+    A lead joined to the next word into a function word is that word written apart, not a
+    name's first part: "Why is the response's no body sent?" was searched as the name
+    ``nobodysent`` ("nobody sent"), the sibling of "no body" searched as ``nobody`` (trial 119,
+    F3) left in the names of several words.
+
+    Example:
+        >>> _usable(["in", "memory", "saver"], None), _usable(["any", "http", "url"], None)
+        (True, True)
+        >>> _usable(["no", "body", "sent"], None), _usable(["any", "one", "field"], None)
+        (False, False)
+    """
     lowered = [t.lower() for t in run]
     if any(t in STOPWORDS for t in lowered[1:]) or lowered[-1] in FILLER_WORDS:
         return False
     if len(run) == 1 and (lowered[0] in STOPWORDS or lowered[0] in FILLER_WORDS):
         return False
-    if lowered[0] in STOPWORDS and (len(run) < 3 or lowered[0] not in _NAME_LEADS):
+    spelled = lowered[0] + lowered[1] if len(run) > 1 else ""  # "no body": "nobody"
+    if lowered[0] in STOPWORDS and (len(run) < 3 or lowered[0] not in _NAME_LEADS
+                                    or spelled in STOPWORDS or spelled in FILLER_WORDS):
         return False  # "in memory saver" may name InMemorySaver, "is retry policy" nothing
     content = [t for t in lowered if t not in STOPWORDS and t not in FILLER_WORDS]
     return forms is None or all(word_forms(t) & forms for t in content)

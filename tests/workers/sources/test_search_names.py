@@ -287,3 +287,16 @@ def test_a_word_in_quotes_is_a_name_and_its_kind_is_context():
     assert query.terms == ("scrolloff",) and query.context == ("option",)
     assert [n.key for n in name_keys("What does `retry` do?")] == ["retry"]
     assert name_keys("Is it the plan's own words?") == ()  # an apostrophe quotes nothing
+
+
+def test_a_lead_that_spells_a_function_word_with_the_next_word_leads_no_name():
+    # "no body sent" was searched as the name nobodysent ("nobody sent"): the sibling of "no
+    # body" searched as nobody (trial 119, F3); a lead written apart from its name still leads
+    keys = [n.key for n in name_keys("Why is the response's no body sent?")]
+    assert "nobodysent" not in keys and "bodysent" in keys, keys
+    assert "anyonefield" not in [n.key for n in name_keys("Is any one field required?")]
+    for phrase, key in (("in memory saver", "inmemorysaver"), ("any http url", "anyhttpurl"),
+                        ("no init field", "noinitfield")):
+        assert key in [n.key for n in name_keys(f"What is the {phrase}?")], phrase
+    query = search_query("Why is the response's no body sent?")
+    assert query is not None and "nobodysent" not in query.fts, query.fts
