@@ -6,14 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.llm.offline.lists import lead_in
-from app.llm.offline.relevance import defines_asked
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
-from app.research.answer_shapes import answers_kind, denies, goes_after, says_what_to_do
+from app.research.answer_rank import asked_entries, candidates, in_order, ranked
 from app.research.asked_rows import asked_rows, listing_order
-from app.research.caveat_shapes import against
-from app.research.caveats import asked_harm
 from app.research.citations import (
     Citations,
     claim_key,
@@ -24,37 +20,23 @@ from app.research.citations import (
     once,
     said,
 )
-from app.research.code_answers import beside_code, shows_how
 from app.research.contrasts import compare_answer, listing_row
-from app.research.definitions import DEFINES, definition_line, definitions
+from app.research.definitions import definition_line, definitions
 from app.research.entry_rows import default_entries, described_entries
-from app.research.evidence import document_of, topic_strength
+from app.research.evidence import topic_strength
 from app.research.labels import shown_label
-from app.research.neighbours import about_neighbour, asked_names, speaks_of_its_entry
+from app.research.neighbours import about_neighbour, asked_names
 from app.research.own import (
     command_neighbour,
     entry_labelled,
     entry_of,
-    names_subject,
-    neighbours,
     option_whole,
     passages_by_ref,
-    question_terms,
     subject_terms,
 )
-from app.research.reference import entry_label, says_default, written_names
+from app.research.reference import entry_label, written_names
 from app.research.relevance import describe_terms, mentioned, name_terms, needed, topic_terms
-from app.research.sentence_kinds import (
-    asked_label,
-    conditioned,
-    defining,
-    fits,
-    genus,
-    headed_by,
-    names_another,
-    predicated,
-    subject_of,
-)
+from app.research.sentence_kinds import fits
 from app.research.signposts import stating
 from app.research.text import bullet, clip
 from app.research.topics import compare_parts, topic_kind
@@ -71,61 +53,6 @@ _LINE = 400
 """The most characters of an answer bullet (as the report's other bullets)."""
 _ANSWER_SENTENCES = 2
 """The most sentences the Answer quotes of the findings (the definitions aside)."""
-
-
-def _ordered(ranked: list[tuple[tuple[Any, ...], dict[str, Any]]],
-             strong: dict[str, float], fitted: bool = False,
-             defining: bool = False, asked: frozenset[str] = frozenset()
-             ) -> list[dict[str, Any]]:
-    """The answer's candidate findings in order: by sub-question; within one, those of its
-    strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
-    of their key; a signpost (:func:`~app.research.signposts.stating`) only when there
-    is nothing else ("For tricky behavior, see case and character ranges." was the second of
-    two bullets, trial 104, R4).
-    ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
-    a warning, comes before the strongest document's others ("How do I shrink the database
-    file": "However, the database file does not shrink." led). ``defining`` (a "what is"
-    question or a bare topic): a definition whose own subject is the topic does
-    (else "What is a bare repository?" led with a side fact of the strongest page, the
-    glossary's entry second), then, of a "what is" question (``asked``: its stems), any
-    sentence saying what the thing asked is or does
-    (:func:`~app.llm.offline.relevance.defines_asked`: "The suEXEC feature provides users ...
-    the ability to run CGI ..." after
-    configure.html's "The following options are used to fine tune the behavior of suexec.",
-    its page quoted most, trial 110, F1)."""
-    best: dict[int, float] = {}
-    for (order, *_), finding in ranked:
-        best[order] = max(best.get(order, 0.0), strong.get(document_of(finding), 0.0))
-
-    def key(pair: tuple[tuple[Any, ...], dict[str, Any]]) -> tuple:
-        (order, *rest), finding = pair
-        warning, neighbour, unfit, *_ = rest  # for "what": (warning, not about, not fit, ...)
-        lead = ((warning, unfit) if fitted else (warning, neighbour or unfit)
-                + ((not defines_asked(str(finding["text"]), asked),) if asked else ())
-                if defining else ())
-        return (order, *lead, strong.get(document_of(finding), 0.0) < best[order], *rest)
-
-    return stating([finding for _, finding in sorted(ranked, key=key)])
-
-
-def _candidates(data: ReportInput, kind: str) -> list[tuple[int, str, dict[str, Any]]]:
-    """``(order, kind, item)`` for each finding of each sub-question in plan order, and its
-    caveats too for a limitation question (they are its answer) or, of another, those naming
-    the harm or limit it asks about (:func:`~app.research.caveats.asked_harm`) or denying what
-    a yes/no question asks (:func:`~app.research.answer_shapes.denies`), each claim once."""
-    out: list[tuple[int, str, dict[str, Any]]] = []
-    seen: set[tuple[str, str]] = set()
-    for order, question in enumerate(data.sub_questions):
-        for item_kind in ("caveat", "finding"):
-            # rows_of has the question's rows already: items need not read them again
-            for item in items(data.rows_of(question), None, item_kind):  # type: ignore[arg-type]
-                if item_kind == "caveat" and kind != "limitation" and not asked_harm(
-                        data.asked, str(item["text"])) and not denies(data.asked, item["text"]):
-                    continue
-                if claim_key(item) not in seen:
-                    seen.add(claim_key(item))
-                    out.append((order, item_kind, item))
-    return out
 
 
 def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, list[str]]],
@@ -145,7 +72,8 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     the topic before one about a neighbour
     ("The TEMP database has a default cache size ..."), then one that answers the question's
     kind (:func:`fits`: a definition for "what is", a limitation for "what are the
-    limitations of", a default, a reason, a way to do it, a difference), then in rank order;
+    limitations of", a default, a reason, a way to do it, a difference), then in rank order
+    (each candidate's criteria: :class:`~app.research.answer_rank.AnswerRank`);
     for a kind other than "what", the kind's answer comes before a sentence whose own subject
     names the topic, and after it only one whose own subject is another thing ("SQLite
     supports a limited subset of ALTER TABLE" before "The ALTER TABLE command allows ...");
@@ -166,7 +94,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     chosen = _chosen(data, kind)
     if chosen:
         headings = {ref: heading for ref, (_t, heading, _ti) in passages_by_ref(data).items()}
-        chosen = entry_labelled(data, chosen, _asked_names(data))  # "`PS1`: The default is ..."
+        chosen = entry_labelled(data, chosen, asked_entries(data))  # "`PS1`: The default is ..."
         for f in chosen:  # a changelog's version heading, when the question asks the version
             line = definition_line(f)
             if label := version_label(data.asked, line, headings.get(str(f.get("ref")), "")):
@@ -205,7 +133,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     defining sentence of each thing no line names (:func:`~app.research.contrasts.compare_answer`:
     "Send vs reducers" was answered by two sentences on ``Send``, trial 113's add_callback and
     spawn_callback by add_callback's alone); then the ranked findings."""
-    ordered = _ordered(_ranked(data, kind),
+    ordered = in_order(ranked(data, kind),
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
                                       subject_terms(data.asked, data.rows)),
                        kind not in ("what", "topic", "compare"), kind in ("what", "topic"),
@@ -223,7 +151,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         return stating(near_copies_out(once([*defined[:1], *ordered])))[:_ANSWER_SENTENCES]
     # the contrast, then each thing's defining sentence (:func:`compare_answer`), from every
     # finding ("... equivalent to add_callback" names one side) but another command's (121, F1)
-    found = [by_claim.get(claim_key(f), f) for _o, k, f in _candidates(data, kind)
+    found = [by_claim.get(claim_key(f), f) for _o, k, f in candidates(data, kind)
              if k == "finding" and not command_neighbour(data, data.asked, str(f.get("ref")))]
     chosen = compare_answer(once([*ordered, *found]), defined, compare_parts(data.asked),
                             entry_of(data))
@@ -248,74 +176,6 @@ def _own_defaults(data: ReportInput, entry: dict[str, Any],
     own = label(entry)
     return [f for f in ordered
             if not (fits("default", str(f["text"])) and own and label(f) not in ("", own))]
-
-
-def _asked_names(data: ReportInput) -> set[str]:
-    """The entries the question names (:func:`~app.research.neighbours.asked_names`)."""
-    passages = passages_by_ref(data)
-    return asked_names(data.asked, (heading for _t, heading, _ti in passages.values()),
-                       (text for text, _h, _ti in passages.values()))
-
-
-def _ranked(data: ReportInput, kind: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
-    """The Answer's candidate findings that name the topic, each with its sort key (see
-    :func:`answer_lines` for the order)."""
-    terms, subject = question_terms(data.asked, data.rows), subject_terms(data.asked, data.rows)
-    passages, asked = passages_by_ref(data), _asked_names(data)
-    written = written_names(data.asked)
-    ranked: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    for position, (order, _item_kind, finding) in enumerate(_candidates(data, kind)):
-        quote = str(finding["text"])
-        text = lead_in(quote)  # a list's quote: judged by its lead-in
-        passage, heading, title = passages.get(str(finding.get("ref")), ("", "", ""))
-        shows = shows_how(kind, quote, text, heading, subject)  # "... like this:" and its code
-        if not (shows or names_subject(terms, subject, asked, text, passage, heading, written)):
-            continue  # "a default" is not X's
-        if neighbours(data, data.asked, text, str(finding.get("ref")), asked):
-            continue  # ServerLimit's "this directive ... MaxRequestWorkers"
-        # the sentence's own subject names the topic: "The default cache size is -2000",
-        # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
-        own = subject_of(text) or asked_label(text, asked) or (  # "Writes ... are pending"
-            predicated(text, subject) if kind in ("what", "topic") else "")
-        another = names_another(own, asked)  # "The --dont-clean-words option ..."
-        about = 0 if another else len(mentions(subject, own)) if terms else 0
-        about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."
-        answers = answers_kind(kind, own, text, data.asked)  # "The only difference is ..."
-        about = about or int(answers or shows)
-        fit = answers or shows or fits(kind, text) or (kind in ("what", "topic")
-                                              and defining(text, subject, data.asked))
-        labelled = DEFINES in entry_labelled(data, [finding], asked)[0]  # "`PS4`: Default is"
-        warning = goes_after(data.asked, kind, quote, text, labelled)
-        if kind in ("what", "topic"):  # a definition helps once the subject is its own;
-            # of "What does ip_hash do in an upstream block?", ip_hash's sentence before the
-            # block's (not the file's intro on upstream blocks); then one that names the kind
-            # of thing its subject is ("A partial index is an index built over ...")
-            # a definition of something else ("menu is the map ...", trial 86) defines nothing
-            key: tuple[bool, ...] = (warning, not about, not (fit and about),
-                                     not (written & written_names(own)),
-                                     another or not headed_by(own, subject),
-                                     not genus(text, own))
-        else:  # the kind's answer leads unless the sentence is about a neighbour ("The
-            # default line cap ... may be changed" for the default miter limit); one whose
-            # subject is the identifier asked before one whose subject is another ("The
-            # 'uncaughtExceptionMonitor' event is emitted before an 'uncaughtException' ...")
-            # a default asked: a sentence stating it ("... default to 90s") before one that
-            # only names it ("sets the default TimeoutSec= value", systemd's, trial 87)
-            key = (warning, bool(own) and not about,  # its code first, then "The solution is"
-                   # before its strongest document (P4); a default stated before one only
-                   # named ("rather slow by design", trial 124, M3-F1)
-                   0 if shows else 1 + (not fit) + (kind == "default" and not says_default(text)),
-                   kind == "how" and not (shows or says_what_to_do(text, own)),
-                   kind == "default" and not says_default(text),
-                   kind == "default" and conditioned(text),  # "In sh emulation, ..." after
-                   bool(written) and not (written & written_names(own)), not about)
-        # the first sub-question (the topic itself) first, in its evidence's rank order (SQLite:
-        # words named put a side page first); a yes/no question's "no" on its subject first
-        # or, asked why not to do a thing, the advice against it (trial 121, F5)
-        no = denies(data.asked, text) and bool(about or against(data.asked, text))
-        warned = 0 if no else 1 + key[0]  # a warning: 2
-        ranked.append(((order, warned, *key[1:], position), finding))
-    return beside_code(kind, ranked)  # the code, and what to do, before the rest (P4)
 
 
 def _passage_line(data: ReportInput, subject: list[str], cites: Citations,

@@ -21,7 +21,7 @@ from workers.sources.query import mentions, query_terms
 from workers.sources.sentence_ends import PLAIN_WORD
 
 __all__ = ["answers_kind", "denies", "goes_after", "goes_on_from", "names_the_answer",
-           "points_back", "says_what_to_do", "solution_part"]
+           "points_back", "says_what_to_do", "solution_part", "unnamed_default"]
 
 
 _ANSWER_NOUNS = {
@@ -79,11 +79,10 @@ _GOES_ON_FROM = re.compile(
 does not show ("But this is an opposite of what crawler should do ..." led Scrapy's Answer to
 "How can I make my crawler slow down automatically ...?", trial 89, F6), or with a concession
 on it ("Though this is convenient, ..." led Django's "Which cache ...?", trial 124, M3-F3); a
-default with no subject (:data:`_NO_SUBJECT_DEFAULT`) is the default of an entry not shown.
+default with no subject (:func:`unnamed_default`) is the default of an entry not shown.
 One that points nowhere ("But there are some obscure cases where ...") stands alone."""
 _NO_SUBJECT_DEFAULT = re.compile(r"Defaults?\s+(?:value\s+)?(?:is|are|to)\s")
-"""A default with no subject ("Default is False."): it points back unless the Answer shows it
-under its entry's name ("`PS4`: Default is ‘+%N:%i> ’ ...", trial 115, F9)."""
+"""A default with no subject ("Default is False."): :func:`unnamed_default`."""
 _PRONOUN_SUBJECT = re.compile(
     r"(?:(?:as\s+of|in|on|at|for|with|under|after|before|since|from|by)\s+[^,;:]{1,40}?\s)?"
     r"(?:this|these|those|it|they)|that", re.IGNORECASE)
@@ -99,7 +98,7 @@ _DUMMY_IT = re.compile(
 information ..."), pointing back to nothing."""
 
 
-def points_back(text: str, asked: str = "", labelled: bool = False) -> bool:
+def points_back(text: str, asked: str = "") -> bool:
     """Whether ``text``, quoted alone, says its thing of one a sentence not shown named: it
     opens with a conjunction and a word pointing back (:data:`_GOES_ON_FROM`), or its subject
     (:func:`subject_of`) is a pronoun pointing back (:data:`_PRONOUN_SUBJECT`, not an "it"
@@ -110,8 +109,6 @@ def points_back(text: str, asked: str = "", labelled: bool = False) -> bool:
     theirs. A subject naming its thing ("This option ...") says what it points to, and so does
     one whose sentence names what ``asked`` asks as what it described (:data:`CALLED`: "This
     is known as being in detached HEAD state.", git-checkout's definition, trial 121, F2).
-    A default with no subject points back unless it is ``labelled`` with its entry's name.
-
     Example:
         >>> points_back("As of Jinja 2.4 this can also be a callable."), points_back(
         ...     "If X is not set, this means no messages are shown."), points_back(
@@ -125,17 +122,30 @@ def points_back(text: str, asked: str = "", labelled: bool = False) -> bool:
         >>> points_back("This is known as being in detached HEAD state.", q), points_back(
         ...     "This is known as being in detached HEAD state.")
         (False, True)
-        >>> points_back("Default is False."), points_back("Default is False.", labelled=True)
-        (True, False)
     """
     if asked and _calls_asked(text, asked):
         return False
-    if (_GOES_ON_FROM.match(text) or goes_on_from(text)
-            or not labelled and _NO_SUBJECT_DEFAULT.match(text)):
+    if _GOES_ON_FROM.match(text) or goes_on_from(text):
         return True
     own = subject_of(text).strip()
     return bool(own) and _PRONOUN_SUBJECT.fullmatch(own) is not None and not _DUMMY_IT.match(
         text)
+
+
+def unnamed_default(text: str, asked: str = "") -> bool:
+    """Whether ``text`` states a default with no subject (:data:`_NO_SUBJECT_DEFAULT`): the
+    default of an entry it does not name, so it points back to that entry, as
+    :func:`points_back`'s sentences do, unless the Answer shows it under the entry's name
+    ("`PS4`: Default is ‘+%N:%i> ’ ...", trial 115, F9; decided where the Answer ranks it,
+    :func:`app.research.answer_rank.ranked`). One that names what ``asked`` asks as what it
+    described does not (:func:`answers_kind`).
+
+    Example:
+        >>> unnamed_default("Default is False."), unnamed_default("The default is False.")
+        (True, False)
+    """
+    return _NO_SUBJECT_DEFAULT.match(text) is not None and not (
+        asked and _calls_asked(text, asked))
 
 
 def _calls_asked(text: str, asked: str) -> bool:
@@ -278,14 +288,16 @@ def denies(question: str, text: str) -> bool:
     return any(stems(m.group(1)) & asked for m in _DENIAL.finditer(text))
 
 
-def goes_after(asked: str, kind: str, quote: str, text: str, labelled: bool = False) -> bool:
+def goes_after(asked: str, kind: str, quote: str, text: str) -> bool:
     """Whether a candidate goes after the sentences that answer (``quote``, judged by its
     lead-in ``text``): a warning ("Caution: counts are unreliable in fog") answers a limitation
     question or the harm asked and no other (it is listed under Caveats); a sentence ending in
     a colon introduces the code or list after it ("On Windows, using fs.mkdir() on the root
     directory ... will result in an error:" led the answer to what fs.mkdir() does); a history
     row ("v18.19.0 — Changes: ...") unless a version is asked; one pointing back to a sentence
-    not shown (:func:`points_back`; ``labelled``: the Answer shows it under its entry's name).
+    not shown (:func:`points_back`; and a default with no subject, :func:`unnamed_default`,
+    unless the Answer shows it under its entry's name: the Answer's rank decides,
+    :func:`app.research.answer_rank.ranked`).
     A warning is what the Caveats call one
     (:func:`~app.research.caveats.warns`), not any match of its words: SQLAlchemy's "And
     importantly, set expire_on_commit to False - ... This expiration should not be used ...",
@@ -303,4 +315,4 @@ def goes_after(asked: str, kind: str, quote: str, text: str, labelled: bool = Fa
     warning = kind != "limitation" and warns(text) and not asked_harm(asked, text)
     return (warning or quote.rstrip().endswith(":")
             or (history_row(text) and not asks_version(asked))
-            or points_back(text, asked, labelled))
+            or points_back(text, asked))

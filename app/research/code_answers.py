@@ -11,11 +11,14 @@ marks in your pytest.ini file like this:" and its ``markers =`` lines were not s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.code_quotes import introduces_code
 from app.research.topic_words import needed
 from workers.sources.query import mentions
+
+if TYPE_CHECKING:
+    from app.research.answer_rank import AnswerRank
 
 __all__ = ["beside_code", "shows_how"]
 
@@ -45,25 +48,26 @@ def shows_how(kind: str, quote: str, text: str, heading: str, subject: Sequence[
     return len(mentions(subject, text)) >= least or len(mentions(subject, heading)) >= least
 
 
-def beside_code(kind: str, ranked: list[tuple[tuple[Any, ...], Any]]
-                ) -> list[tuple[tuple[Any, ...], Any]]:
-    """``ranked`` (:func:`app.research.answer._ranked`'s keys and findings: the fourth of a
-    "how" question's key is 0 for a quote that :func:`shows_how`, 1 for a sentence that fits
-    the kind, 2 for another, the fifth whether it says no way to do it) with a sentence saying
-    what to do ranked as the code is, when a quote shows how: the code comes before prose that
-    only mentions the thing, not before "To export a table as CSV, simply set the mode to csv"
-    (sqlite's cli.html, whose "The equivalent line on a Mac would be:" and its one line had led
-    "How do I export a table to CSV in the command-line shell?").
+def beside_code(kind: str, ranked: list[tuple[AnswerRank, Any]]
+                ) -> list[tuple[AnswerRank, Any]]:
+    """``ranked`` (:func:`app.research.answer_rank.ranked`'s ranks and findings) with a
+    sentence saying what to do (not :attr:`~app.research.answer_rank.AnswerRank.no_advice`)
+    ranked as the code is (``unfit`` 0, as about the topic as the code: not ``off_topic``),
+    when a quote shows how (:func:`shows_how`): the code comes before prose that only mentions
+    the thing, not before "To export a table as CSV, simply set the mode to csv" (sqlite's
+    cli.html, whose "The equivalent line on a Mac would be:" and its one line had led "How do I
+    export a table to CSV in the command-line shell?").
 
     Example:
-        >>> ranked = [((0, 1, False, 2, False, True, 0), "To do it, run x."),
-        ...           ((0, 1, False, 0, False, False, 1), "Like this: x"),
-        ...           ((0, 1, False, 1, True, False, 2), "X is fun.")]
-        >>> [key for key, _ in beside_code("how", ranked)][0]
-        (0, 1, False, 0, False, False, 0)
+        >>> from app.research.answer_rank import AnswerRank
+        >>> ranked = [(AnswerRank(unfit=2, off_topic=True, position=0), "To do it, run x."),
+        ...           (AnswerRank(unfit=0, position=1), "Like this: x"),
+        ...           (AnswerRank(unfit=1, no_advice=True, position=2), "X is fun.")]
+        >>> [(r.unfit, r.off_topic) for r, _ in beside_code("how", ranked)]
+        [(0, False), (0, False), (1, False)]
     """
-    if kind != "how" or not any(key[3] == 0 for key, _ in ranked):
+    if kind != "how" or not any(rank.unfit == 0 for rank, _ in ranked):
         return ranked
-    # raised, as about the thing as the code is (its next to last): then in the search's order
-    return [((*key[:3], 0, *key[4:-2], False, key[-1]) if not key[4] else key, finding)
-            for key, finding in ranked]
+    # raised, as about the thing as the code is: then in the search's order
+    return [(rank if rank.no_advice else rank._replace(unfit=0, off_topic=False), finding)
+            for rank, finding in ranked]

@@ -7,7 +7,7 @@ what the text after it shows ("The following examples illustrate the difference 
 from __future__ import annotations
 
 from app.llm.offline.sentences import candidate_sentences
-from app.research.answer_shapes import points_back
+from app.research.answer_shapes import points_back, unnamed_default
 from tests.app.offline.test_going_on import _passage, _quotes
 
 
@@ -46,5 +46,5 @@ def test_a_sentence_saying_what_follows_leans() -> None:
 
 def test_such_sentences_open_no_answer() -> None:
     assert points_back("Though this is convenient, in some setups it's faster elsewhere.")
-    assert points_back("Default is False.")
+    assert unnamed_default("Default is False.")  # unless shown under its entry's name
     assert not points_back("Though slow, the relay is safe.")
