@@ -32,12 +32,12 @@ from app.research.own import (
     entry_of,
     option_whole,
     passages_by_ref,
-    subject_terms,
 )
 from app.research.reference import entry_label, written_names
 from app.research.relevance import describe_terms, mentioned, name_terms, needed, topic_terms
 from app.research.sentence_kinds import fits
 from app.research.signposts import stating
+from app.research.subject_words import subject_terms
 from app.research.text import bullet, clip
 from app.research.topics import compare_parts, topic_kind
 from app.research.versions import version_label
@@ -63,8 +63,8 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     A model's summary when there is one; else findings (and, for a limitation question, the
     critic's caveats) that name the topic in the sentence itself: at least
     :func:`app.research.relevance.needed` of its words, one of them a word of what it is about
-    (:func:`subject_terms`), so "the default value of X" is never answered by a sentence
-    naming only "default value" (a neighbour's). The
+    (:func:`~app.research.subject_words.subject_terms`), so "the default value of X" is never
+    answered by a sentence naming only "default value" (a neighbour's). The
     first sub-question's (it asks the topic itself) come before the others', and within them:
     those of the sub-question's strongest document first
     (:func:`app.research.evidence.topic_strength`: the search ranks it high, the workers quote
@@ -235,9 +235,9 @@ def section_answer(question: str, rows: Sequence[Mapping[str, Any]],
     entry it names among its own passages (:func:`app.research.entry_rows.default_entries`),
     when no bullet shows it yet (``listed``: the claim keys the report shows), and whether a
     claim the report shows answers it: it fits the kind (:func:`fits`) and names the question's
-    subject (:func:`subject_terms`), or it is the named entry's row, shown under the entry's
-    name (``task_acks_late``: "Default: Disabled.", trial 89). Any other question: ``([], True)``,
-    as it is not judged.
+    subject (:func:`~app.research.subject_words.subject_terms`), or it is the named entry's
+    row, shown under the entry's name (``task_acks_late``: "Default: Disabled.", trial 89). Any
+    other question: ``([], True)``, as it is not judged.
     Unjudged, a section asking a default was folded as "would repeat the report"
     while nothing in the report said the default.
     """

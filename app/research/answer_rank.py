@@ -24,14 +24,7 @@ from app.research.code_answers import beside_code, shows_how
 from app.research.definitions import DEFINES
 from app.research.evidence import document_of
 from app.research.neighbours import asked_names, speaks_of_its_entry
-from app.research.own import (
-    entry_labelled,
-    names_subject,
-    neighbours,
-    passages_by_ref,
-    question_terms,
-    subject_terms,
-)
+from app.research.own import entry_labelled, names_subject, neighbours, passages_by_ref
 from app.research.reference import says_default, written_names
 from app.research.sentence_kinds import (
     asked_label,
@@ -45,6 +38,7 @@ from app.research.sentence_kinds import (
     subject_of,
 )
 from app.research.signposts import stating
+from app.research.subject_words import question_terms, subject_terms
 from workers.sources.query import mentions
 
 if TYPE_CHECKING:

@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.headings import heading_of
-from app.research.own import passages_by_ref, subject_terms
+from app.research.own import passages_by_ref
 from app.research.relevance import needed
+from app.research.subject_words import subject_terms
 from app.research.topics import topic_kind
 from workers.sources.query import mentions
 

@@ -39,8 +39,10 @@ def _named(terms: Sequence[str], subject: Sequence[str], text: str, at_least: in
 def elsewhere(terms: Sequence[str], subject: Sequence[str], text: str, heading: str = "",
               side: bool = False, names: Collection[str] = ()) -> bool:
     """Whether the caveat ``text`` (under its passage's ``heading``) is about another subject
-    than the question's (its ``terms`` and ``subject``, :func:`app.research.own.question_terms`
-    and :func:`~app.research.own.subject_terms`): neither it nor its heading names the question.
+    than the question's (its ``terms`` and ``subject``,
+    :func:`app.research.subject_words.question_terms` and
+    :func:`~app.research.subject_words.subject_terms`): neither it nor its heading names the
+    question.
     A caveat of a document the report cites for nothing else (``side``) must name it (the
     words of the names it writes do not count, unless a name is one of the ``terms``:
     ``--disable-warnings`` is no mention of "disable"); one of a cited document need only name

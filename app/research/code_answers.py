@@ -27,7 +27,7 @@ def shows_how(kind: str, quote: str, text: str, heading: str, subject: Sequence[
     """Whether ``quote`` (its lead-in sentence ``text``, under ``heading``) answers a "how"
     question (``kind``, :func:`app.research.topics.topic_kind`) with code: it is a sentence
     ending in a colon and the code it introduces (:func:`introduces_code`), and the sentence or
-    its heading names the question's ``subject`` (:func:`app.research.own.subject_terms`;
+    its heading names the question's ``subject`` (:func:`app.research.subject_words.subject_terms`;
     :func:`~app.research.topic_words.needed` of its words, each judged alone).
 
     Example:

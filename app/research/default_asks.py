@@ -1,6 +1,6 @@
 """Questions asking a default: which words ask one (:data:`ASKS_DEFAULT`, read by
 :func:`app.research.topics.topic_kind`) and what thing's default is asked
-(:func:`asked_thing`, read by :func:`app.research.own.subject_terms`).
+(:func:`asked_thing`, read by :func:`app.research.subject_words.subject_terms`).
 
 Pure text rules; no I/O.
 """

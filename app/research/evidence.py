@@ -190,9 +190,9 @@ _NUMBERING = re.compile(r"^\s*(?:(?:chapter|section|part|appendix)\s+(?:\d+|[ivx
 def entry_pages(rows: Iterable[Mapping[str, Any]], subject: Sequence[str]) -> set[str]:
     """The documents of ``rows`` titled by what the topic is about: the content words of an
     item's title (before a site's name after " — " or " | ") are the ``subject``'s
-    (:func:`app.research.own.subject_terms`: "gprintf" of "What does the gprintf function do?"
-    is gnuplot's page "Gprintf"), its numbering aside (Exim's "Chapter 16 - The accept router",
-    trial 73, F3). Such a page is the thing's own entry.
+    (:func:`app.research.subject_words.subject_terms`: "gprintf" of "What does the gprintf
+    function do?" is gnuplot's page "Gprintf"), its numbering aside (Exim's "Chapter 16 - The
+    accept router", trial 73, F3). Such a page is the thing's own entry.
 
     Example:
         >>> rows = [{"status": "ok", "structured": {"items": [

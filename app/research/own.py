@@ -1,6 +1,7 @@
-"""Which sentences are a question's own: those naming what it asks about, not only the words of
-its kind ("default value") nor a neighbouring entry's (issue 19, section 3: "a sentence is only
-used for a subject the sentence itself names"). The Answer and every section judge alike."""
+"""Which sentences are a question's own: those naming what it asks about (its subject's words:
+:mod:`app.research.subject_words`), not only the words of its kind ("default value") nor a
+neighbouring entry's (issue 19, section 3: "a sentence is only used for a subject the sentence
+itself names"). The Answer and every section judge alike."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from app.llm.offline.headings import heading_of
 from app.research.answer_shapes import says_what_to_do, solution_part
 from app.research.caveat_subjects import on_subject
 from app.research.citations import items
-from app.research.default_asks import asked_thing
 from app.research.definitions import DEFINES, LEANS, plain_name
 from app.research.neighbours import (
     about_neighbour,
@@ -24,124 +24,26 @@ from app.research.neighbours import (
     sentence_entry,
 )
 from app.research.reference import written_names
-from app.research.relevance import name_terms, needed, spelled_out, topic_terms
+from app.research.relevance import name_terms, needed
 from app.research.sentence_kinds import subject_of
-from app.research.topics import subject as topic_subject
-from app.research.topics import topic_kind
+from app.research.subject_words import question_terms, subject_terms
 from workers.sources.asking import asks_task
 from workers.sources.query import mentions
-from workers.sources.stopwords import FILLER_WORDS, STOPWORDS
 
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
 __all__ = ["caveat_own", "command_neighbour", "entry_labelled", "entry_of", "entry_own",
-           "names_subject", "neighbours", "option_whole", "passages_by_ref", "question_terms",
-           "subject_own", "subject_terms"]
-
-_OF = re.compile(r"\s+of\s+", re.IGNORECASE)
-_QUANTIFIER = re.compile(r"\b(?:one|some|any|each|all|most|many|few|both|none|either|neither|"
-                         r"several|part|rest)$", re.IGNORECASE)
-"""A word before "of" that counts what follows ("one of my objects", "some of the rows"): the
-thing asked is after "of", not before it."""
-_KIND_WORDS: dict[str, frozenset[str]] = {
-    "limitation": frozenset(
-        """limitation limitations caveat caveats drawback drawbacks downside downsides pitfall
-        pitfalls gotcha gotchas disadvantage disadvantages restriction restrictions
-        shortcoming shortcomings""".split()),
-    "default": frozenset("default defaults value values setting settings".split()),
-    "compare": frozenset("difference differences differ differs compare compared".split()),
-}
-"""Words that say what kind of question is asked, not what it is about: "the limitations of
-*ToolNode*", "the default value of *dotfactor*". A sentence that names only them is about
-another subject (a neighbour's default, another thing's limitation)."""
-
-
-def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
-    """The topic's words that name what it asks about: :func:`question_terms` less the words
-    of the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
-    of them when that leaves none. Of a default asked "Which X does Y use?", the words of X
-    (:func:`~app.research.default_asks.asked_thing`: "cache", not "Django" or "use", trial 124).
-
-    For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
-    "state of Y", may be a word any Y has): "retry policy of a graph node" asks about a retry
-    policy, and a sentence on graphs and nodes alone is about something else ("Useful for
-    edgeless graphs with nodes that return `Command` objects." answered it). An X of words of
-    how people ask only (:data:`~workers.sources.stopwords.FILLER_WORDS`) is none: "get rid of
-    the blank lines" asks about blank lines.
-
-    Example:
-        >>> subject_terms("What are the limitations of ToolNode?")
-        ['toolnode']
-        >>> subject_terms("retry policy of a graph node")
-        ['retry', 'policy']
-        >>> subject_terms("How can I turn one of my objects into a plain dictionary?")
-        ['turn', 'one', 'objects', 'plain', 'dictionary']
-        >>> subject_terms("How can I get rid of the blank lines my tags leave?")
-        ['blank', 'lines', 'tags', 'leave']
-    """
-    terms, kind = question_terms(topic, rows), topic_kind(topic)
-    subject = [t for t in terms if t not in _KIND_WORDS.get(kind, ())] or terms
-    thing = asked_thing(topic) if kind == "default" else ""  # "Which cache does Django use?"
-    if thing and (own := [t for t in subject if mentions([t], thing)]):
-        return own
-    subject = [t for t in subject if t not in _named_kinds(topic, subject)] or subject
-    head = _OF.split(topic_subject(topic), maxsplit=1)
-    if len(head) == 2 and _QUANTIFIER.search(head[0]):  # "turn one of my objects into ...":
-        return subject  # of what "one" is, not "turn one" (trial 84, F6)
-    if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy
-        own = [t for t in subject if mentions([t], head[0])]
-        if own and all(t in FILLER_WORDS for t in own):  # "get rid of X": X
-            return [t for t in subject if t not in own] or subject
-        return own if len(own) >= 2 else subject  # "list of X", "state of X": X
-    return subject
-
-
-_KIND_OF_NAME = re.compile(
-    r"(?P<name>[^\W_][\w.-]*)`?\s+(?P<kind>variables?|options?|settings?|directives?|"
-    r"parameters?|builtins?|commands?|functions?|methods?|properties|property|flags?|"
-    r"keywords?|attributes?|fields?|events?|macros?|pragmas?|extensions?|modules?|plugins?|"
-    r"hooks?|filters?)\b", re.IGNORECASE)
-"""A thing named, then the kind of thing it is: "the TMOUT *variable*", "the pipefail
-*option*", "the `exec` *builtin*", "the toc *extension*" (whose "extension" made
-"markdown.extensions.headerid.slugify_unicode" a sentence on the default baselevel of the toc
-extension, trial 111, F2)."""
-
-
-_NO_NAMES = frozenset("one two three single first second last next new old default custom own "
-                      "whole given same other different extra".split())
-"""Words before a kind of thing that count or pick, not name ("one field", "a new option")."""
-
-
-def _named_kinds(topic: str, subject: Sequence[str]) -> set[str]:
-    """The words of ``subject`` that only say what kind of thing a name of it is ("variable"
-    in "What does the TMOUT variable do?"): a sentence saying "this variable" is about some
-    variable, not TMOUT (trial 45, W10: TIMEFORMAT's "If this variable is not set" answered).
-
-    Example:
-        >>> sorted(_named_kinds("What does the TMOUT variable do?", ["tmout", "variable"]))
-        ['variable']
-    """
-    pairs = ((m.group("name").lower(), m.group("kind").lower())
-             for m in _KIND_OF_NAME.finditer(topic))
-    return {kind for name, kind in pairs if name in subject and kind in subject
-            and name not in STOPWORDS and name not in _NO_NAMES}
-
-
-def question_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[str]:
-    """:func:`~app.research.relevance.topic_terms`, an identifier no item of ``rows`` names
-    spelled out as its words (:func:`app.research.relevance.spelled_out`), as the relevance
-    judge reads the topic."""
-    return spelled_out(topic_terms(topic), None, rows) if rows else topic_terms(topic)
-
+           "names_subject", "neighbours", "option_whole", "passages_by_ref", "subject_own"]
 
 def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str], text: str,
                   passage: str = "", heading: str = "", written: Collection[str] = ()) -> bool:
     """Whether the sentence ``text`` names a question: at least
-    :func:`~app.research.relevance.needed` of its ``terms`` (:func:`question_terms`), one of
-    them a word of its ``subject`` (:func:`subject_terms`). A sentence of the keyword entry the
-    question names (``asked``: :func:`~app.research.neighbours.asked_names`) names it too: "the
-    delay defaults to 2000 ms" under ``inter``. A dotted name the question asks
+    :func:`~app.research.relevance.needed` of its ``terms``
+    (:func:`~app.research.subject_words.question_terms`), one of them a word of its
+    ``subject`` (:func:`~app.research.subject_words.subject_terms`). A sentence of the keyword
+    entry the question names (``asked``: :func:`~app.research.neighbours.asked_names`) names it
+    too: "the delay defaults to 2000 ms" under ``inter``. A dotted name the question asks
     (``gc.auto``, ``core.eol``: a configuration key) is named only whole: "When using git gc
     --auto ..." names its words and is ``gc.writeCommitGraph``'s. A sentence that
     writes an identifier the question writes (``written``: its
@@ -306,7 +208,8 @@ def does_the_task(question: str, text: str, asked: Collection[str]) -> bool:
     """Whether ``text`` answers ``question``, a how-to (:func:`~workers.sources.asking.asks_task`),
     in its own words, whichever entry it sits in: it says what to do
     (:func:`~app.research.sentence_kinds.says_what_to_do`) and names every word of the
-    question's subject (:func:`subject_terms`), one of them beyond the entries ``asked``.
+    question's subject (:func:`~app.research.subject_words.subject_terms`), one of them beyond
+    the entries ``asked``.
     Asked "How do I set the password for the web interface?", web_auth's "To require a password
     for the web interface, set web_auth = on ..." was dropped as a neighbour of ``password``'s
     entry (the SSH password), which alone answered (trial 119, F4).
@@ -376,14 +279,15 @@ _CALLED = re.compile(r"\b([A-Za-z_][\w.]*)\(\)")
 def subject_own(data: ReportInput, question: str,
                 findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """``findings`` (or passages, named by their title and heading too) less those that name
-    ``question``'s words but none of its subject's (:func:`subject_terms`): picked for the
-    words of its kind alone, they are about another thing. A section asking "What is the
-    default value of dotfactor?" listed "The default value (initially default) is displayed
-    after prompt." and three more defaults of other things under the Answer's one sentence on
-    ``dotfactor`` (a new user's check on Asymptote's manual, 2026-12-04); a dotted name is
-    named whole ("See gc.pruneExpire ..." is not on ``gc.auto``). A sentence naming
-    none of its words is context its passage gave ("Each holds three copper envelopes."):
-    kept, as the sections always kept it; the Answer is stricter (:func:`names_subject`)."""
+    ``question``'s words but none of its subject's
+    (:func:`~app.research.subject_words.subject_terms`): picked for the words of its kind alone,
+    they are about another thing. A section asking "What is the default value of dotfactor?"
+    listed "The default value (initially default) is displayed after prompt." and three more
+    defaults of other things under the Answer's one sentence on ``dotfactor`` (a new user's
+    check on Asymptote's manual, 2026-12-04); a dotted name is named whole ("See gc.pruneExpire
+    ..." is not on ``gc.auto``). A sentence naming none of its words is context its passage gave
+    ("Each holds three copper envelopes."): kept, as the sections always kept it; the Answer is
+    stricter (:func:`names_subject`)."""
     rows = data.rows_of(question)
     terms, subject = question_terms(question, rows), subject_terms(question, rows)
     passages = passages_by_ref(data)

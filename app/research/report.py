@@ -21,7 +21,8 @@ from typing import Any
 from app.llm.offline.sentences import prose_sentences
 from app.research.answer import UNANSWERED, answer_lines, section_answer
 from app.research.api_entries import entries_out
-from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary, caveat_lines
+from app.research.caveat_section import caveat_lines
+from app.research.caveats import ASKS_CAUTION, caution_claims, cautionary
 from app.research.citations import Citations as _Citations
 from app.research.citations import claim_key as _claim_key
 from app.research.citations import excerpt as _excerpt
@@ -33,13 +34,14 @@ from app.research.evidence import document_of, retrieval, used_documents
 from app.research.facet_sections import facet_answered, facet_findings
 from app.research.labels import shown_label
 from app.research.notes import coalesce_notes, folded_notes, unknown_kind_notes
-from app.research.own import caveat_own, entry_own, subject_own, subject_terms
+from app.research.own import caveat_own, entry_own, subject_own
 from app.research.reference import unlabelled
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
 from app.research.signposts import pointers_out, stated
+from app.research.subject_words import subject_terms
 from app.research.text import bullet, clip, clip_middle, visible_text, wording
 from workers.sources.base import code_span, inert_markdown
 

@@ -16,9 +16,9 @@ from app.research.evidence import (
     strength,
     thinly_covered,
 )
-from app.research.own import subject_terms
 from app.research.relevance import Relevance, name_terms, topic_terms
 from app.research.rows import ok_items
+from app.research.subject_words import subject_terms
 from app.research.topics import topic_kind
 
 if TYPE_CHECKING:

@@ -46,11 +46,11 @@ from pydantic import BaseModel, Field
 from app.llm.models import other_answers, parse_structured, structured_output
 from app.research.definitions import definitions
 from app.research.entry_rows import default_entries
-from app.research.own import subject_terms
 from app.research.reference import written_names
 from app.research.relevance import name_terms, needed
 from app.research.report import ReportInput
 from app.research.rows import ok_items
+from app.research.subject_words import subject_terms
 from app.research.text import clip, wording
 from app.research.topics import topic_kind
 from app.settings.config import default_of

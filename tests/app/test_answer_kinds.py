@@ -4,8 +4,8 @@ and a sentence is used only for a subject it names."""
 
 from __future__ import annotations
 
-from app.research.own import subject_terms
 from app.research.report import render_markdown
+from app.research.subject_words import subject_terms
 from tests.app.report_rows import answer_section, answer_to, data, first_answer, item, row
 
 

@@ -43,8 +43,8 @@ def test_which_thing_is_used_when_none_is_configured_is_its_default_row() -> Non
     # D10: "Which cache does Django use if I don't configure one?" was asked as a what-question,
     # the CACHES entry's "Default:" (its value a code block below it) went unread, and the
     # Answer led with "Though this is convenient, ..." on sessions
-    from app.research.own import subject_terms
     from app.research.reference import default_rows
+    from app.research.subject_words import subject_terms
     from app.research.topics import topic_kind
 
     q = "Which cache does Django use if I don't configure one?"
