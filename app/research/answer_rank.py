@@ -35,8 +35,8 @@ from app.research.sentence_kinds import (
     headed_by,
     names_another,
     predicated,
-    subject_of,
 )
+from app.research.sentence_subjects import subject_of
 from app.research.signposts import stating
 from app.research.subject_words import question_terms, subject_terms
 from workers.sources.query import mentions

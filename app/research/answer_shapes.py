@@ -13,7 +13,8 @@ import re
 from app.llm.offline.words import stems
 from app.research.caveat_shapes import against
 from app.research.caveats import asked_harm, warns
-from app.research.sentence_kinds import INSTRUCTION, subject_of
+from app.research.sentence_kinds import INSTRUCTION
+from app.research.sentence_subjects import subject_of
 from app.research.versions import asks_version, history_row
 from workers.sources.entries import entry_led
 from workers.sources.leads import CALLED

@@ -19,7 +19,8 @@ from app.llm.offline.kind_sentences import CONTRAST
 from app.research.definitions import DEFINES, definition_line
 from app.research.neighbours import entry_names, qualified_match, written_names
 from app.research.relevance import topic_terms
-from app.research.sentence_kinds import fits, glossary_entry, headed_by, subject_of
+from app.research.sentence_kinds import fits, glossary_entry, headed_by
+from app.research.sentence_subjects import subject_of
 from workers.sources.query import mentions
 
 __all__ = ["CONTRAST", "compare_answer", "contrast", "defines", "listing_row"]

@@ -25,7 +25,7 @@ from app.research.neighbours import (
 )
 from app.research.reference import written_names
 from app.research.relevance import name_terms, needed
-from app.research.sentence_kinds import subject_of
+from app.research.sentence_subjects import subject_of
 from app.research.subject_words import question_terms, subject_terms
 from workers.sources.asking import asks_task
 from workers.sources.query import mentions

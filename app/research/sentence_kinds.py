@@ -1,6 +1,7 @@
 """What a sentence answers: the kind of question it fits (a definition for "what is", a default,
-a limitation, a way to do it ...), its own subject, and whether it defines that subject by its
-kind, and whether that subject is the thing asked, a part of it or another named thing. Used
+a limitation, a way to do it ...), whether it defines its own subject
+(:func:`~app.research.sentence_subjects.subject_of`) by its kind, and whether that subject is
+the thing asked, a part of it or another named thing. Used
 by the report's Answer (:mod:`app.research.answer`) to put the sentence that answers the
 question's kind first. Pure: regular expressions over one sentence.
 """
@@ -19,7 +20,7 @@ from workers.sources.leads import JUDGED_AS
 from workers.sources.query import mentions, query_terms
 
 __all__ = ["INSTRUCTION", "asked_label", "conditioned", "defining", "fits", "genus",
-           "glossary_entry", "headed_by", "names_another", "predicated", "subject_of"]
+           "glossary_entry", "headed_by", "names_another", "predicated"]
 
 _DEFINITION = re.compile(
     r"^[^.;:]{0,80}?\b(?:(?<!\bthere )(?<!\bhere )"
@@ -46,28 +47,6 @@ _GENUS = re.compile(r"\s*(?:is|are)\s+(?:an?|the|one)\s+((?:[\w-]+\s+){0,3}[\w-]
                     re.IGNORECASE)
 """The start of a definition's predicate: "is an index built ..." of "A partial index is an
 index built over a subset of a table"."""
-_VERB = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
-    r"refers|returns|does|do|sets|gets|makes|causes|uses|allows|lets|controls|stands|provides|"
-    r"enables|offers|supports|contains|includes|handles|implements|defines|specifies|measures|"
-    r"produces|generates|creates|runs|converts|checks|adds|removes|marks|keeps|holds|stores|"
-    r"maintains|manages|represents|describes|determines|indicates|tells|performs|builds|"
-    r"shows|displays|prints|writes|reads|sends|applies)\b",
-    re.IGNORECASE,
-)
-"""The first verb of a sentence ends its subject ("The default cache size *is* -2000"; "The
-application context *keeps* track of ...", whose subject was not found, so Flask's definition
-was taken for no sentence about the application context, trial 121, F2)."""
-_NOT_A_VERB = r"(?!(?:\w*(?:ss|us|is|ics|'s)|this|its|has|was|does|as)\b)"
-_UNLISTED_VERB = re.compile(
-    rf"(?<=\S)\s+(?:\w+ly\s+)?{_NOT_A_VERB}[a-z]\w*[a-z]s\s+"
-    r"(?:the|an?|its|their|this|these|those|your)\b"
-    rf"|(?<=\S)\s+\w+ly\s+{_NOT_A_VERB}[a-z]\w*[a-z]s\b")
-"""A verb no list names, by its shape, when the listed ones find none: a word in -s (not
-"class", "status", "analysis", "physics") before an article or determiner ("The Sane Lists
-extension *alters the* behavior ..."), or after an adverb in -ly ('The "sectnum" directive
-*automatically numbers* sections ...'). Trial 94, F3: without a subject such a definition did
-not count as about the thing asked, and a usage line led the Answer."""
 _FITS: dict[str, re.Pattern[str]] = {
     "how": re.compile(
         r"\b(?:you\s+can|can\s+be|may\s+be|is\s+done|by\s+(?:\w+ing|the|an?)|with\s+the|"
@@ -102,49 +81,6 @@ _FITS: dict[str, re.Pattern[str]] = {
 says: how to do it, why, how things differ, a default, a limitation or warning, a measure (a
 number with its unit, a date, a frequency: "how long", "how far", "when"), what a thing is (a
 definition: matched at the sentence's start)."""
-_CLAUSE = re.compile(r"^\W*(?:when|whenever|if|unless|once|after|before|while|although|"
-                     r"though|because|since|as\s+long\s+as|until)\b[^,]*(,)?", re.IGNORECASE)
-"""A leading subordinate clause ("When auto_vacuum is enabled, ..."), to its comma if any."""
-
-
-_ROW = re.compile(r"([^—\n]{1,120}?) — ")
-"""A table's row as the index writes it, its name first (:mod:`workers.sources.tables`)."""
-
-
-def subject_of(sentence: str) -> str:
-    """The words before a sentence's first verb: what the sentence is about ("The TEMP
-    database" of "The TEMP database has a default cache size of 0 pages"); "" when no verb is
-    found (a heading or a fragment, "Partial Sorting Using An Index (a.k.a.", states nothing).
-    A leading subordinate clause is not the subject: the words after its comma are, and
-    without a comma the subject is not told ("When auto_vacuum is enabled for a database
-    free pages may be reclaimed" is not about auto_vacuum alone). A table's row is about the
-    name before its dash ("pg_size_pretty ( bigint ) → text — Converts a size ...": a verb of
-    its description is no end of a subject). A verb no list names is found by its shape
-    (:data:`_UNLISTED_VERB`).
-
-    Example:
-        >>> subject_of("The TEMP database has a default cache size of 0 pages.")
-        'The TEMP database '
-        >>> subject_of("pg_size_bytes ( text ) → bigint — Converts a size into bytes.")
-        'pg_size_bytes ( text ) → bigint'
-        >>> subject_of("The Sane Lists extension alters the behavior of lists.")
-        'The Sane Lists extension'
-        >>> subject_of("The suEXEC feature provides users the ability to run CGI programs.")
-        'The suEXEC feature '
-        >>> subject_of("The application context keeps track of the application-level data.")
-        'The application context '
-    """
-    if row := _ROW.match(sentence):
-        return row.group(1)
-    clause = _CLAUSE.match(sentence)
-    if clause:
-        if clause.group(1) is None:
-            return ""
-        sentence = sentence[clause.end():]
-    match = _VERB.search(sentence) or _UNLISTED_VERB.search(sentence)
-    return sentence[:match.start()] if match else ""
-
-
 _GLOSSED = re.compile(r"^(?P<label>[^.:;!?\n]{1,60}):\s+\S")
 """A sentence led by the term it defines: a glossary's or a definition list's entry."""
 _NAME_LINE = re.compile(r"^(?P<label>[\w.+-]+)[ \t]+[-\u2013\u2014][ \t]+\w")
@@ -153,8 +89,9 @@ from another repository" (what "What is git fetch?" asks, trial 121, F1)."""
 
 
 def genus(sentence: str, subject: str) -> bool:
-    """Whether ``sentence``, whose subject is ``subject`` (:func:`subject_of`), defines it by
-    its kind: its predicate names the subject's head word ("A partial index is *an index*
+    """Whether ``sentence``, whose subject is ``subject``
+    (:func:`~app.research.sentence_subjects.subject_of`), defines it by its kind: its predicate
+    names the subject's head word ("A partial index is *an index*
     built over a subset of a table"), as a definition by genus and difference does; "Partial
     indexes are a specialized feature" says something of partial indexes, defining nothing.
 
@@ -204,8 +141,8 @@ def predicated(text: str, subject: Sequence[str]) -> str:
     and the word after that verb the others ("Writes stored at the target checkpoint itself
     are pending for the next super-step" says when writes are pending, for "checkpointer
     pending writes", where no sentence says "Pending writes are ..." and a sentence on another
-    thing led, L1-F1; "A repository is bare when ..."); "" when it does not. A first word read
-    as a verb ("Writes") is no end of that subject, as it is to :func:`subject_of`.
+    thing led, L1-F1; "A repository is bare when ..."); "" when it does not. A first word that
+    is also a verb's form ("Writes") is no end of that subject.
 
     Example:
         >>> predicated("Writes stored at a checkpoint are pending for the next step.",
