@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 
 from workers.sources.fences import fence_parts, split_fences
-from workers.sources.sentence_ends import GOES_ON, sentence_ends
+from workers.sources.sentence_ends import GOES_ON, leads_on, sentence_ends
 
 __all__ = ["MAX_PASSAGE_CHARS", "PARA_SPLIT", "chunk_text", "passage_window"]
 
@@ -65,19 +65,26 @@ def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
 
 
 _FENCED_PIECE = re.compile(r"\s*(?:```|~~~)")
-_LEADS_IN = re.compile(r":[\"')\]]*\s*$")
-"""A paragraph ending in a colon: it introduces what follows ("... like this:")."""
+_QUESTION_LINE = re.compile(r"[^\n]{1,80}\?")
+"""A paragraph of one short line asking a question: a box's title ("Where should this code
+live?", Django's) or a FAQ's question, heading the paragraphs after it."""
 
 
 def _lead_in(current: list[str], piece: str, limit: int, sep: str) -> tuple[list[str], list[str]]:
     """``current`` (a chunk's pieces, ``piece`` too long to join them) as what stays and the
-    lead-in that goes with ``piece`` into the next chunk: when ``piece`` is a fenced block and
-    ``current`` ends with a sentence ending in a colon, that sentence, when it fits with the
-    block (and is not all that ``current`` holds, nor a sentence going on from the one before,
-    :data:`GOES_ON`); the rest of its paragraph stays. pytest's "You can influence output
-    capturing mechanisms from the command line:" ended one passage and its ``pytest -s  #
-    disable all capturing`` opened the next, so neither answered "How do I disable output
-    capturing?" (trial 123, X1).
+    lead-in that goes with ``piece`` into the next chunk: the sentence ending ``current``, when
+    it promises what follows (:func:`~workers.sources.sentence_ends.leads_on`: it ends in a
+    colon or "as follows.", or opens with a hedge) and fits with ``piece`` (and is not all that
+    ``current`` holds, nor code, nor a sentence going on from the one before,
+    :data:`GOES_ON`); the rest of its paragraph stays. A question on a line of its own
+    (:data:`_QUESTION_LINE`) ending ``current``, or heading the paragraph that goes, goes too:
+    it heads what answers it. pytest's "You can influence output capturing
+    mechanisms from the command line:" ended one passage and its ``pytest -s  # disable all
+    capturing`` opened the next, so neither answered "How do I disable output capturing?"
+    (trial 123, X1); Django's "Strictly speaking, signal handling and registration code can
+    live anywhere you like, ..." ended one and "In practice, signal handlers are usually
+    defined in a signals submodule ..." opened the next, so "Where should signal handling code
+    live?" was answered with the hedge alone (trial 124, FB1).
 
     Example:
         >>> _lead_in(["Aa aa.", "Run it:"], "```\\nrun\\n```", 30, "\\n\\n")
@@ -86,18 +93,29 @@ def _lead_in(current: list[str], piece: str, limit: int, sep: str) -> tuple[list
         (['Aa aa. Bb bb.'], ['Run it:'])
         >>> _lead_in(["Aa aa.", "Bb bb."], "```\\nrun\\n```", 30, "\\n\\n")
         (['Aa aa.', 'Bb bb.'], [])
+        >>> _lead_in(["Aa.", "Where?", "In theory, aa."], "In practice, bb.", 40, "\\n\\n")
+        (['Aa.'], ['Where?', 'In theory, aa.'])
+        >>> _lead_in(["Aa.", "Where?"], "In theory, aa.", 40, "\\n\\n")
+        (['Aa.'], ['Where?'])
     """
     last = current[-1]
-    if not _FENCED_PIECE.match(piece) or _FENCED_PIECE.match(last) or not _LEADS_IN.search(
-            last):
+    if _FENCED_PIECE.match(last):
         return current, []
+    if (_QUESTION_LINE.fullmatch(last.strip()) and len(current) > 1
+            and len(last) + len(sep) + len(piece) <= limit):
+        return current[:-1], [last]  # a question heads what answers it
     parts = _sentences(last)  # sentence, whitespace, sentence, ...
     tail, held = parts[-1], current[:-1]
     if len(parts) > 1:  # the rest of its paragraph stays
         held = [*held, "".join(parts[:-2])]
-    if not held or GOES_ON.match(tail) or len(tail) + len(sep) + len(piece) > limit:
+    if (not held or GOES_ON.match(tail) or not leads_on(tail)
+            or len(tail) + len(sep) + len(piece) > limit):
         return current, []
-    return held, [tail]
+    lead = [tail]
+    if (len(parts) == 1 and len(held) > 1 and _QUESTION_LINE.fullmatch(held[-1].strip())
+            and len(sep.join([held[-1], tail, piece])) <= limit):
+        lead = [held.pop(), tail]
+    return held, lead
 
 
 _SPACE = re.compile(r"\s*")
@@ -146,7 +164,8 @@ def _pack_sentences(para: str, limit: int) -> list[str]:
                 current.append(f"{sep}{piece}")
             else:
                 carried: list[str] = []
-                if (len(current) > 1 and not cut and GOES_ON.match(piece)
+                if (len(current) > 1 and not cut
+                        and (GOES_ON.match(piece) or leads_on(current[-1].strip()))
                         and len(current[-1].lstrip()) + len(sep) + len(piece) <= limit):
                     carried = [current.pop().lstrip()]
                 if current:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from workers.sources.stopwords import STOPWORDS
 
 __all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK", "continues_code",
-           "goes_on", "sentence_ends", "wrapped_number"]
+           "goes_on", "leads_on", "sentence_ends", "wrapped_number"]
 
 ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 """A list item's bullet or number, as written at a line's start before a space (``- ``,
@@ -90,6 +90,36 @@ POINTS_ABOVE = re.compile(
 """A sentence resting on what its document said earlier ("As stated above, any file can be
 loaded as a template", Jinja's, the first bullet of an Answer that never showed what was
 stated, trial 85, F8): quoted alone, it says less than it seems to."""
+
+HEDGE = re.compile(r"(?:Strictly|Technically|Theoretically)\s+speaking\b|(?:In\s+(?:theory|"
+                   r"principle)|Theoretically)\s*,")
+"""A sentence opening with a hedge ("Strictly speaking, signal handling and registration code
+can live anywhere you like, ...", Django's topics/signals.html): what holds in practice is in
+the sentence after it ("In practice, signal handlers are usually defined in a signals submodule
+..."), which the Answer never showed (trial 124, FB1)."""
+_ANNOUNCES = re.compile(r"(?::|\b(?:as|like)\s+(?:the\s+)?follow(?:s|ing)\.|\bthe\s+following\.)"
+                        r"[\"')\]]*\s*$")
+"""A sentence ending by announcing what follows it: a colon, "as follows.", "as the
+following." (the Debian Reference's "... explicitly list all those packages at the top of it
+as the following.", its snippet after it, trial 124, FB1)."""
+
+
+def leads_on(sentence: str) -> bool:
+    """Whether ``sentence`` promises what the text after it says: it ends by announcing it
+    (:data:`_ANNOUNCES`) or opens with a hedge (:data:`HEDGE`). Alone, or ending a passage, it
+    says less than it promises: the passage chunker does not end a passage with it when it fits
+    with what follows, and the offline model quotes a hedge with the sentence after it.
+
+    Example:
+        >>> leads_on("List them at the top of it as the following."), leads_on("Run it:")
+        (True, True)
+        >>> leads_on("Strictly speaking, it can live anywhere."), leads_on("It lives here.")
+        (True, False)
+        >>> leads_on("The following options are kept."), leads_on("Technically, it is a copy.")
+        (False, False)
+    """
+    return HEDGE.match(sentence) is not None or _ANNOUNCES.search(sentence) is not None
+
 
 GOES_ON = re.compile(
     r"(?:This|These|That|Those|It|Its|Such|Thus|Hence|Otherwise|Equivalently|However|Instead)\b")

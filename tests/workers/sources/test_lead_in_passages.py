@@ -2,7 +2,12 @@
 "You can influence output capturing mechanisms from the command line:" ended one passage and its
 ``pytest -s  # disable all capturing`` opened the next, so "How do I disable output capturing?"
 was answered from a debugger note (trial 123, X1); SQLAlchemy's FAQ "... one can use the
-literal_binds flag, passed to compile_kwargs:" was cut from its code the same way (S5)."""
+literal_binds flag, passed to compile_kwargs:" was cut from its code the same way (S5). So does
+one announcing what follows otherwise ("... as the following."), a hedge ("Strictly speaking,
+...") with what holds in practice, and a question on a line of its own with its answer: Django's
+"Where should signal handling code live?" was answered with the hedge alone, its "In practice,
+signal handlers are usually defined in a signals submodule ..." opening the next passage
+(trial 124, FB1)."""
 
 from __future__ import annotations
 
@@ -33,3 +38,51 @@ def test_a_paragraph_ending_otherwise_is_packed_as_before() -> None:
     ended = LEAD.replace(":", ".")
     chunks = chunk_text(f"{WAYS}\n\n{ended}\n\n{CODE}", 800)
     assert chunks[0].endswith(ended) and chunks[1] == CODE, chunks
+
+
+# Django's topics/signals.html, its "Where should this code live?" box (trial 124, FB1)
+CONNECTING = ("Here's how you connect with the decorator, which takes the signal and registers "
+              "the function it decorates as a receiver of that signal for every sender. ") * 3
+BOX = "Where should this code live?"
+HEDGE = ("Strictly speaking, signal handling and registration code can live anywhere you like, "
+         "although it's recommended to avoid the application's root module and its models "
+         "module to minimize side-effects of importing code.")
+PRACTICE = ("In practice, signal handlers are usually defined in a signals submodule of the "
+            "application they relate to. Signal receivers are connected in the ready() method "
+            "of your application configuration class.")
+
+
+def test_a_hedge_goes_with_what_holds_in_practice_and_its_question_with_it() -> None:
+    chunks = chunk_text(f"{CONNECTING.strip()}\n\n{BOX}\n\n{HEDGE}\n\n{PRACTICE}", 800)
+    assert chunks == [CONNECTING.strip(), f"{BOX}\n\n{HEDGE}\n\n{PRACTICE}"], chunks
+
+
+def test_a_question_on_a_line_of_its_own_never_ends_a_passage() -> None:
+    longer = CONNECTING.strip() + " Now the function is called each time a request finishes."
+    chunks = chunk_text(f"{longer}\n\n{BOX}\n\n{HEDGE}\n\n{PRACTICE}", 800)
+    assert chunks[-1].startswith(f"{BOX}\n\n{HEDGE}"), chunks
+
+
+def test_a_hedge_in_a_long_paragraph_goes_with_the_sentence_after_it() -> None:
+    para = f"{CONNECTING}Then it is called each time a request finishes. {HEDGE} {PRACTICE}"
+    chunks = chunk_text(para, 800)
+    assert chunks[-1] == f"{HEDGE} {PRACTICE}", chunks
+
+
+def test_a_paragraph_announcing_as_the_following_goes_with_what_follows() -> None:
+    # the Debian Reference's 2.7.5 ends its lead-in "as the following." (trial 124, FB1)
+    lead = ("If you wish not to pull in particular packages automatically by Recommends, you "
+            "must create the /etc/apt/preferences file and list all those packages at the top "
+            "of it as the following.")
+    pins = "Package: package-1\nPin: version *\nPin-Priority: -1"
+    chunks = chunk_text(f"{WAYS}\n\n{lead}\n\n```\n{pins}\n```", 800)
+    assert chunks[-1] == f"{lead}\n\n```\n{pins}\n```", chunks
+
+
+def test_a_colon_goes_with_the_paragraph_it_introduces_too() -> None:
+    lead = "In this manual, the term dynamic loading is used to refer to two different concepts:"
+    item = ("The application calling functions such as dlopen and dlsym to load a module at run "
+            "time and look its symbols up by name, which the linker never sees.")
+    ways = f"{WAYS}\n\nWay 6: writes to a file the test opens itself are never captured."
+    chunks = chunk_text(f"{ways}\n\n{lead}\n\n{item}", 800)
+    assert chunks[-1] == f"{lead}\n\n{item}", chunks
