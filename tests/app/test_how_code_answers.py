@@ -82,3 +82,15 @@ def test_a_sentence_saying_what_to_do_keeps_its_place_beside_the_code() -> None:
     lines = answer.strip().splitlines()
     assert lines[0].startswith("- To export an SQLite table"), answer
     assert "`sqlite> .system open dataout.csv`" in lines[1], answer
+
+
+def test_asked_how_a_sentence_ending_as_the_following_is_quoted_with_its_code() -> None:
+    # the Debian Reference's 2.7.5: its six Pin: lines were never shown (trial 124, FB1)
+    lead = ("If you wish not to pull in particular packages automatically by \"Recommends\", "
+            "you must create the \"/etc/apt/preferences\" file and explicitly list all those "
+            "packages at the top of it as the following.")
+    pins = ("```\nPackage: package-1\nPin: version *\nPin-Priority: -1\n\nPackage: package-2\n"
+            "Pin: version *\nPin-Priority: -1\n```")
+    text = f"Blocking packages installed by Recommends\n\nWarning: Use it with care.\n\n{lead}" \
+           f"\n\n{pins}"
+    assert f"{lead}\n\n{pins}" in _quotes(text, how=True)

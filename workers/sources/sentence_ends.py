@@ -20,8 +20,9 @@ from collections.abc import Iterator
 
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK", "continues_code",
-           "goes_on", "leads_on", "sentence_ends", "wrapped_number"]
+__all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK",
+           "announces", "continues_code", "goes_on", "leads_on", "sentence_ends",
+           "wrapped_number"]
 
 ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 """A list item's bullet or number, as written at a line's start before a space (``- ``,
@@ -104,6 +105,18 @@ following." (the Debian Reference's "... explicitly list all those packages at t
 as the following.", its snippet after it, trial 124, FB1)."""
 
 
+def announces(sentence: str) -> bool:
+    """Whether ``sentence`` ends by announcing what follows it (:data:`_ANNOUNCES`).
+
+    Example:
+        >>> announces("List them as the following."), announces("Set it as follows.")
+        (True, True)
+        >>> announces("Run it:"), announces("The following options are kept.")
+        (True, False)
+    """
+    return _ANNOUNCES.search(sentence) is not None
+
+
 def leads_on(sentence: str) -> bool:
     """Whether ``sentence`` promises what the text after it says: it ends by announcing it
     (:data:`_ANNOUNCES`) or opens with a hedge (:data:`HEDGE`). Alone, or ending a passage, it
@@ -118,7 +131,7 @@ def leads_on(sentence: str) -> bool:
         >>> leads_on("The following options are kept."), leads_on("Technically, it is a copy.")
         (False, False)
     """
-    return HEDGE.match(sentence) is not None or _ANNOUNCES.search(sentence) is not None
+    return HEDGE.match(sentence) is not None or announces(sentence)
 
 
 GOES_ON = re.compile(

@@ -15,7 +15,7 @@ import re
 
 from app.llm.offline.markup import FENCE
 from app.research.text import BLOCK_LINES
-from workers.sources.sentence_ends import PLAIN_WORD, sentence_ends
+from workers.sources.sentence_ends import PLAIN_WORD, announces, sentence_ends
 
 __all__ = ["FENCED_AFTER", "introduces_code", "prose_of", "with_code"]
 
@@ -44,8 +44,9 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
     at most :data:`_CODE_LINES` short lines and what follows opens with a plain lower-case word
     (:data:`~workers.sources.sentence_ends.PLAIN_WORD`); else ``sentence`` itself, also when
     the whole would pass ``most_chars`` or ``most_words``. Asked how to do a thing (``how``),
-    a sentence ending in a colon is quoted with the block it introduces of up to
-    :data:`~app.research.text.BLOCK_LINES` short lines, its own length judged alone:
+    a sentence ending in a colon (or "as follows.", :func:`_introduced`) is quoted with the
+    block it introduces of up to :data:`~app.research.text.BLOCK_LINES` short lines, its own
+    length judged alone:
     pytest's "You can register custom marks in your pytest.ini file like this:" and its four
     ``markers =`` lines answer "How do I register custom marks?" (trial 123, P4; git's "...
     you can bisect by issuing the command:", trial 121, G4).
@@ -97,27 +98,32 @@ def with_code(text: str, start: int, sentence: str, most_chars: int, most_words:
 
 
 def _introduced(sentence: str, lines: list[str]) -> bool:
-    """Whether ``sentence`` ends in a colon and the code ``lines`` after it are few and short
-    enough to be quoted with it (:data:`~app.research.text.BLOCK_LINES`,
-    :data:`_CODE_CHARS`)."""
+    """Whether ``sentence`` ends by introducing what follows, with a colon or "as follows."
+    (:func:`~workers.sources.sentence_ends.announces`: the Debian Reference's "... explicitly
+    list all those packages at the top of it as the following." lost its six ``Pin:`` lines,
+    trial 124, FB1), and the code ``lines`` after it are few and short enough to be quoted with
+    it (:data:`~app.research.text.BLOCK_LINES`, :data:`_CODE_CHARS`)."""
     shown = [line for line in lines if line.strip()]
-    return (sentence.rstrip().endswith(":") and 1 <= len(shown) <= BLOCK_LINES
+    return (announces(sentence.rstrip()) and 1 <= len(shown) <= BLOCK_LINES
             and all(len(line) <= _CODE_CHARS for line in shown))
 
 
 def introduces_code(quote: str) -> bool:
-    """Whether ``quote`` is a sentence ending in a colon and the fenced block it introduces
-    (:func:`with_code`'s quote for a how-to): whole, though its prose ends in no full stop.
+    """Whether ``quote`` is a sentence introducing what follows (a colon, "as follows.") and the
+    fenced block it introduces (:func:`with_code`'s quote for a how-to): whole, though its
+    prose ends in no full stop.
 
     Example:
         >>> introduces_code("Run it like this:\\n\\n```\\n$ make -j4\\n```")
+        True
+        >>> introduces_code("List them as the following.\\n\\n```\\nPin: version *\\n```")
         True
         >>> introduces_code("Run it like this:"), introduces_code("It is built.\\n\\n```\\nx\\n```")
         (False, False)
     """
     if _TRAILING_BLOCK.search(quote) is None:
         return False
-    return _TRAILING_BLOCK.sub("", quote).rstrip().endswith(":")
+    return announces(_TRAILING_BLOCK.sub("", quote).rstrip())
 
 
 def prose_of(quote: str) -> str:
