@@ -19,7 +19,7 @@ from app.research.versions import asks_version, history_row
 from workers.sources.entries import entry_led
 from workers.sources.leads import CALLED
 from workers.sources.query import mentions, query_terms
-from workers.sources.sentence_ends import PLAIN_WORD
+from workers.sources.sentence_ends import NOTE_THAT, PLAIN_WORD
 
 __all__ = ["answers_kind", "denies", "goes_after", "goes_on_from", "names_the_answer",
            "points_back", "says_what_to_do", "solution_part", "unnamed_default"]
@@ -75,11 +75,12 @@ def answers_kind(kind: str, own: str, text: str, asked: str) -> bool:
 
 _GOES_ON_FROM = re.compile(
     r"(?:But|And|Yet|Or|Nor|(?:Even\s+)?Though|Although|While|Whilst),?\s+(?:this|that|these|"
-    r"those|it|its|such)\b")
+    rf"those|it|its|such)\b|{NOTE_THAT}")
 """A sentence opening with a conjunction and a word pointing back goes on from one the Answer
 does not show ("But this is an opposite of what crawler should do ..." led Scrapy's Answer to
 "How can I make my crawler slow down automatically ...?", trial 89, F6), or with a concession
-on it ("Though this is convenient, ..." led Django's "Which cache ...?", trial 124, M3-F3); a
+on it ("Though this is convenient, ..." led Django's "Which cache ...?", trial 124, M3-F3), or
+a remark on it ("Note that this is different than ...", :data:`NOTE_THAT`, trial 124, FB2); a
 default with no subject (:func:`unnamed_default`) is the default of an entry not shown.
 One that points nowhere ("But there are some obscure cases where ...") stands alone."""
 _NO_SUBJECT_DEFAULT = re.compile(r"Defaults?\s+(?:value\s+)?(?:is|are|to)\s")

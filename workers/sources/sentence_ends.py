@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["GOES_ON", "ITEM_MARK", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK",
+__all__ = ["GOES_ON", "ITEM_MARK", "NOTE_THAT", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK",
            "announces", "continues_code", "goes_on", "leads_on", "sentence_ends",
            "wrapped_number"]
 
@@ -29,6 +29,15 @@ ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"
 ``* ``, a PDF's ``• ``, ``1. ``, ``2) ``): one pattern for every reader of lists (the passage
 chunker and the offline model's sentences here, its quoted lists, the report's citations and
 a plain text file's sections)."""
+
+NOTE_THAT = (r"(?:Please\s+)?(?:Note|Notice|Remember)\s+that\s+(?:this|these|that|those|its|such|"
+             r"it(?!(?:['’]s|\s+is|\s+was)\s+(?:(?:also|perfectly|not)\s+)?(?:possible|"
+             r"impossible|safe|important|necessary|recommended|advisable|best|better|"
+             r"easy|hard|difficult|common|likely|worth|required)\b))\b")
+"""A remark opening on a word pointing back ("Note that this only works given two things:",
+"Note that these paths should use Unix-style forward slashes", Django's): it says its thing of
+what the sentence before said, as "Though this ..." does (trial 124, FB2). Not an "it" standing
+for the clause after it ("Note that it is possible to compare ...")."""
 
 REFERS_BACK = re.compile(
     r"(?:(?:But|And|So|Yet),?\s+(?:this|these|that|those|it|its|such)|"
@@ -48,6 +57,9 @@ REFERS_BACK = re.compile(
     # a concession on what the sentence before said ("Though this is convenient, ..."), or a
     # default with no subject of its own ("Default is False.": the entry's, said before)
     r"(?:(?:Even\s+)?Though|Although|While|Whilst)\s+(?:this|these|that|those|it|such)|"
+    # a remark on it ("Note that this is different than ...", "Note that these paths should
+    # use ..."), not on a clause after an "it" ("Note that it is possible to compare ...")
+    rf"{NOTE_THAT}|"
     r"Defaults?\s+(?:value\s+)?(?:is|are|to)(?=\s+\S))\b")
 """A sentence whose subject is the sentence before it ("This enables ...", "It returns ...",
 "This should be capitalized.", "But this is an opposite of what crawler should do", Scrapy's,
@@ -81,6 +93,8 @@ def goes_on(sentence: str) -> bool:
         (True, True)
         >>> goes_on("Though slow, it works."), goes_on("Default settings are kept.")
         (False, False)
+        >>> goes_on("Note that this is different."), goes_on("Note that it is possible to go.")
+        (True, False)
     """
     return REFERS_BACK.match(sentence) is not None or _INSTEAD.search(sentence) is not None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from workers.sources.entries import entry_led
-from workers.sources.sentence_ends import POINTS_ABOVE, goes_on
+from workers.sources.sentence_ends import NOTE_THAT, POINTS_ABOVE, goes_on
 
 __all__ = ["POINTER_SUBJECT", "going_on", "leans", "leans_in"]
 
@@ -91,9 +91,12 @@ examples illustrate the difference between plain lookups and select_related() lo
 finding of Django's docs alone, trial 124, M3-F3): alone it says nothing."""
 _EXPLAINS_BACK = re.compile(
     r"(?:That|This|Which)(?:['’]s|\s+is|\s+was)\s+(?:because|why)\b"
-    r"|(?:(?:Even\s+)?Though|Although|While|Whilst)\s+(?:this|these|that|those|it|such)\b")
-"""A sentence that is a reason for or a concession on what the sentence before said ("That's
-because ...", "This is why ...", "Though this is convenient, ..."): alone it says nothing."""
+    r"|(?:(?:Even\s+)?Though|Although|While|Whilst)\s+(?:this|these|that|those|it|such)\b"
+    rf"|{NOTE_THAT}")
+"""A sentence that is a reason for, a concession on or a remark on what the sentence before
+said ("That's because ...", "This is why ...", "Though this is convenient, ...", "Note that
+this ...", :data:`~workers.sources.sentence_ends.NOTE_THAT`, trial 124, FB2): alone it says
+nothing."""
 _SENTENCE_END = re.compile(r"[a-z0-9)\]\"'’”][.!?][\"'’”)]*$")
 """A paragraph's last sentence ending as prose does: a word, then a full stop."""
 

@@ -48,3 +48,18 @@ def test_such_sentences_open_no_answer() -> None:
     assert points_back("Though this is convenient, in some setups it's faster elsewhere.")
     assert unnamed_default("Default is False.")  # unless shown under its entry's name
     assert not points_back("Though slow, the relay is safe.")
+
+
+def test_a_remark_on_the_sentence_before_is_quoted_with_it() -> None:
+    # Django's "Note that this ..." paragraphs (trial 124, FB2)
+    said = "Negative indexing on a relay's spool is not supported by the station's query engine."
+    note = "Note that this is different than slicing from the end of a list in Python."
+    quotes = _quotes(f"Limiting spools\n\n{said}\n\n{note}\n\nSee the spool options.")
+    assert f"{said}\n\n{note}" in quotes and note not in quotes, quotes
+    quotes = _quotes(f"Limiting spools\n\n{said} {note}\n\nSee the spool options.")
+    assert f"{said} {note}" in quotes and note not in quotes, quotes
+    # an "it" standing for the clause after it says its own thing
+    own = "Note that it is possible to compare two relay spools by their station numbers."
+    quotes = _quotes(f"Limiting spools\n\n{said}\n\n{own}")
+    assert said in quotes and own in quotes, quotes
+    assert points_back(note) and not points_back(own)
