@@ -65,10 +65,15 @@ def asks_default(question: frozenset[str]) -> bool:
 
 CONTRAST = re.compile(
     r"\b(?:equivalent\s+to|(?:the\s+)?same\s+as|identical\s+to|unlike|whereas|instead\s+of|"
-    r"rather\s+than|as\s+opposed\s+to|in\s+contrast|differs?\s+from|different\s+from|"
-    r"similar\s+to|alias\s+(?:of|for)|opposite\s+of)\b", re.IGNORECASE)
+    r"rather\s+than|as\s+opposed\s+to|(?:in|by)\s+contrast|differs?\s+from|different\s+from|"
+    r"similar\s+to|alias\s+(?:of|for)|opposite\s+of|on\s+the\s+other\s+hand|conversely)\b",
+    re.IGNORECASE)
 """The words that set one thing against another: a sentence holding them and naming both
-things compared is the comparison's answer ("this method is equivalent to add_callback")."""
+things compared is the comparison's answer ("this method is equivalent to add_callback"), as
+is one setting the second thing against the first it names ("prefetch_related, on the other
+hand, does a separate lookup for each relationship ...", Django's, after "select_related works
+by creating an SQL join ...": "on the other hand", "by contrast" and "conversely" were no
+contrast, trial 124, FB3)."""
 _DIFFERENCE = frozenset(stem(word) for word in "difference compare vs versus".split())
 
 
@@ -97,6 +102,10 @@ def contrasts(text: str, stems: frozenset[str], question: frozenset[str]) -> boo
         >>> text = "null is for the database, whereas blank is for validation."
         >>> contrasts(text, stems(text), q), contrasts("null is one.", stems("null is one."), q)
         (True, False)
+        >>> q = stems("What is the difference between select_related and prefetch_related?")
+        >>> text = "prefetch_related, on the other hand, does a separate lookup in Python."
+        >>> contrasts(text, stems(text), q)
+        True
     """
     return (CONTRAST.search(text) is not None
             and len((stems & question) - _DIFFERENCE) >= 2)
