@@ -21,7 +21,11 @@ STATES_DEFAULT = re.compile(
     r"|\bsets\s+the\s+default(?:\s+value)?\s+to\b"
     r"|\bby\s+default\b|\b(?:is|are)\s+the\s+default\b"
     r"|\bdefault(?:\s+[\w-]+){1,4}\s+(?:is|are)\s+(?=[\"'‘“`(+-]?\d|[\"'‘“`]|(?:on|off|true|"
-    r"false|none|null|empty|enabled|disabled|unset|zero|yes|no)\b)",
+    r"false|none|null|empty|enabled|disabled|unset|zero|yes|no)\b"
+    # one plain word ending the sentence, a value, not a judgement of the default
+    r"|(?!(?:[a-z]{2,}(?:ed|ble|ful|ous|ive|ent|ant|ly)|slow|fast|fine|good|bad|safe|unsafe|"
+    r"secure|insecure|wrong|right|same|ok|okay|better|worse|larger|smaller|faster|slower|"
+    r"greater|higher|lower|longer|shorter)\b)[a-z][\w-]*[.!;][\"')\]]*(?:\s|$))",
     re.IGNORECASE)
 """A sentence stating a default: "The default is ...", "X defaults (or X and Y default) to ...",
 "(the default)", "The shell sets the default value to 500" (Bash's manual), a ``Default:``
@@ -30,7 +34,10 @@ seconds).`` under ``server.keepAliveTimeout``), "By default, Django uses the PBK
 or "This is the default cache if another is not specified" (trial 124, M3-F1: both were
 retrieved and passed over for "The default password hasher is rather slow by design.", which
 only says something of a default), and "The default X of Y is" a value ("The default setting
-for auto-vacuum is 0 or "none"", "The default suggested cache size is -2000")."""
+for auto-vacuum is 0 or "none"", "The default suggested cache size is -2000"), or one plain
+word ending the sentence ("The default line cap is round.", Asymptote's: a value said as a word
+was no default stated, trial 124, FB4; not "The default behaviour is different.", a judgement
+of the default, nor "... is rather slow by design.")."""
 
 _DEFAULT_STEM = stem("default")
 
@@ -47,6 +54,11 @@ def says_default(sentence: str) -> bool:
         False
         >>> says_default("The default setting for auto-vacuum is 0 or none.")
         True
+        >>> says_default("The default line cap is round."), says_default("The default pen is red.")
+        (True, True)
+        >>> says_default("The default behaviour is different."), says_default(
+        ...     "The default hasher is slow.")
+        (False, False)
     """
     return STATES_DEFAULT.search(sentence) is not None
 
