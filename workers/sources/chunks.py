@@ -65,6 +65,9 @@ def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
 
 
 _FENCED_PIECE = re.compile(r"\s*(?:```|~~~)")
+_COLON = re.compile(r":[\"')\]]*\s*$")
+"""A lead-in ending in a colon goes with code only: moved with the paragraphs or list after it,
+SQLite's windowfunctions.html lost the words that ranked its passages (sqlite-36)."""
 _QUESTION_LINE = re.compile(r"[^\n]{1,80}\?")
 """A paragraph of one short line asking a question: a box's title ("Where should this code
 live?", Django's) or a FAQ's question, heading the paragraphs after it."""
@@ -109,6 +112,7 @@ def _lead_in(current: list[str], piece: str, limit: int, sep: str) -> tuple[list
     if len(parts) > 1:  # the rest of its paragraph stays
         held = [*held, "".join(parts[:-2])]
     if (not held or GOES_ON.match(tail) or not leads_on(tail)
+            or _COLON.search(tail) and not _FENCED_PIECE.match(piece)  # a list's lead-in stays
             or len(tail) + len(sep) + len(piece) > limit):
         return current, []
     lead = [tail]

@@ -79,10 +79,12 @@ def test_a_paragraph_announcing_as_the_following_goes_with_what_follows() -> Non
     assert chunks[-1] == f"{lead}\n\n```\n{pins}\n```", chunks
 
 
-def test_a_colon_goes_with_the_paragraph_it_introduces_too() -> None:
+def test_a_colon_before_prose_or_a_list_stays_where_it_is() -> None:
+    # moved with the items after it, SQLite's windowfunctions.html lost the words that ranked
+    # its passages (sqlite-36 cited it fourth)
     lead = "In this manual, the term dynamic loading is used to refer to two different concepts:"
     item = ("The application calling functions such as dlopen and dlsym to load a module at run "
             "time and look its symbols up by name, which the linker never sees.")
     ways = f"{WAYS}\n\nWay 6: writes to a file the test opens itself are never captured."
     chunks = chunk_text(f"{ways}\n\n{lead}\n\n{item}", 800)
-    assert chunks[-1] == f"{lead}\n\n{item}", chunks
+    assert chunks == [f"{ways}\n\n{lead}", item], chunks
