@@ -16,7 +16,15 @@ names the language, not ``MySQL``): "How do I set my networks?" found no ``mynet
 once "my" joined nothing (trial 120, F7). A question writing "my sql" in lower case is still
 searched as ``mysql``.
 
-This module imports only the standard library.
+A phrasal verb written apart is its one-word noun, as a manual names the thing: "log in" is
+``login``, "set up" ``setup``, "back up" ``backup``, "check out" ``checkout`` (trial 125, F1:
+"Which files does bash read when I log in?" found "*.log" lines and never bash's "login shell"
+startup files, which "for a login shell" found). Its particle (:data:`PARTICLES`) is a
+stopword no search keeps, so the verb, a word of the question in lower case (not "-ed" or
+"-ing": "stored in" is no name) and not after a determiner ("the log in ..." is a noun), is
+searched joined to it, standing for the verb.
+
+This module imports only the standard library and the sources' stopwords.
 """
 
 from __future__ import annotations
@@ -24,7 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["MAX_JOINED", "NAME_LEADS", "POSSESSIVE_LEADS", "joined_in", "joined_words"]
+from workers.sources.stopwords import STOPWORDS
+
+__all__ = ["MAX_JOINED", "NAME_LEADS", "PARTICLES", "POSSESSIVE_LEADS", "joined_in",
+           "joined_words"]
 
 MAX_JOINED = 4
 """At most this many joined words are searched for one question."""
@@ -40,6 +51,16 @@ POSSESSIVE_LEADS = frozenset({"my"})
 """Possessives that lead a configuration name (Postfix's ``mynetworks``, ``myhostname``,
 ``myorigin``): joined only before a word the question writes in lower case (trial 120, F7)."""
 
+PARTICLES = frozenset({"in", "up", "out", "on", "off", "down"})
+"""The particles of a phrasal verb whose one-word noun a manual writes: login, setup, checkout,
+logon, logoff, shutdown (trial 125, F1)."""
+
+_DETERMINERS = frozenset("a an the this that these those each every any some no its their his "
+                         "her my your our which what whose one".split())
+"""Words before which a word is a noun, not a verb: "the log in /var" is no ``login``."""
+
+_FORMS = re.compile(r"(?:ed|ing)$")
+
 
 def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The joined words of ``question``: each pair of adjacent words whose second is one of the
@@ -53,10 +74,16 @@ def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[i
         >>> joined_words("Is the non blocking mode set?", ["blocking", "mode", "set"])
         (('nonblocking', (0,)), ('blockingmode', (0, 1)), ('modeset', (1, 2)))
         >>> joined_words("How do I back up my SQL database?", ["sql", "database"])
-        (('sqldatabase', (0, 1)),)
+        (('sqldatabase', (0, 1)), ('backup', ()))
         >>> joined_words("Which hosts do my networks hold?", ["hosts", "networks", "hold"])
         (('mynetworks', (1,)), ('networkshold', (1, 2)))
         >>> joined_words("What are the caveats of Send?", ["caveats", "send"])
+        ()
+        >>> joined_words("Which files does bash read when I log in?", ["files", "bash", "log"])
+        (('login', (2,)),)
+        >>> joined_words("How do I back up a database?", ["database"])
+        (('backup', ()),)
+        >>> joined_words("Is the log in /var stored in the files?", ["log", "files"])
         ()
     """
     written = _WORDS.findall(question)
@@ -69,7 +96,24 @@ def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[i
         joined = first + second
         if joined not in core:
             out.setdefault(joined, tuple(core.index(w) for w in (first, second) if w in core))
+    for i, joined in _phrasal(written):
+        if joined not in core:
+            out.setdefault(joined, (core.index(words[i]),) if words[i] in core else ())
     return tuple(out.items())[:MAX_JOINED]
+
+
+def _phrasal(written: Sequence[str]) -> list[tuple[int, str]]:
+    """The phrasal verbs of the ``written`` words, each as its verb's index and the verb joined
+    to its particle: a verb of three letters or more in lower case, no "-ed" or "-ing" form
+    ("stored in", "logging in": no name), not after a determiner ("the log in ...")."""
+    out = []
+    for i, (verb, particle) in enumerate(zip(written, written[1:], strict=False)):
+        before = written[i - 1].lower() if i else ""
+        if (particle.lower() in PARTICLES and verb.islower() and len(verb) > 2
+                and verb not in STOPWORDS and not _FORMS.search(verb)
+                and before not in _DETERMINERS):
+            out.append((i, verb + particle.lower()))
+    return out
 
 
 def joined_in(joined: Sequence[tuple[str, tuple[int, ...]]], text: str) -> tuple[set[int], int]:

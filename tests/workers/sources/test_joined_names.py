@@ -86,3 +86,19 @@ def test_my_before_a_lower_case_word_finds_a_configuration_name(tmp_path: Path) 
         question = "What do my networks hold?"
         found = corpus.search(question, k=3, focus=question)
         assert found[0].heading.startswith("mynetworks"), [(p.ref, p.text[:40]) for p in found]
+
+
+def test_a_phrasal_verb_written_apart_finds_its_one_word_noun(tmp_path: Path) -> None:
+    # trial 125, F1 (B8): "Which files does bash read when I log in?" found "*.log" lines and
+    # never bash's startup files "for a login shell"; "in" is a stopword no search keeps
+    root = tmp_path / "docs"
+    write(root, "startup.md", "# Startup Files\n\nWhen the shell is started as a login shell, "
+          "it reads /etc/profile, then the first of ~/.profile and ~/.shell_profile it finds.\n")
+    write(root, "logs.md", "# Log files\n\nThe shell writes its log file to ~/.shell.log; "
+          "set the log level in ~/.shellrc.\n")
+    with Corpus.open(tmp_path / "data", folder=root) as corpus:
+        question = "Which files does the shell read when I log in?"
+        found = corpus.search(question, k=2, focus=question)
+        assert found[0].doc_id == "startup.md", [(p.ref, p.text[:40]) for p in found]
+    query = search_query("Is the log in /var kept?")
+    assert query is not None and '"login"' not in query.fts, query.fts  # a noun, no verb
