@@ -137,7 +137,8 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
                                       subject_terms(data.asked, data.rows)),
                        kind not in ("what", "topic", "compare"), kind in ("what", "topic"),
-                       stems(data.asked) if kind == "what" else frozenset())
+                       stems(data.asked) if kind == "what" else frozenset(),
+                       topic_terms(data.asked) if kind == "what" else ())
     defined = entry_answers(data, kind)
     if defined and kind == "default":
         ordered = _own_defaults(data, defined[0], ordered)

@@ -6,6 +6,7 @@ criteria's names by the Answer's order (:func:`in_order`) and by a how-to's code
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.llm.offline.lists import lead_in
@@ -22,7 +23,7 @@ from app.research.caveats import asked_harm
 from app.research.citations import claim_key, items
 from app.research.code_answers import beside_code, shows_how
 from app.research.definitions import DEFINES
-from app.research.evidence import document_of
+from app.research.evidence import document_of, whole_sayers
 from app.research.neighbours import asked_names, speaks_of_its_entry
 from app.research.own import entry_labelled, names_subject, neighbours, passages_by_ref
 from app.research.reference import says_default, written_names
@@ -125,8 +126,9 @@ def asked_entries(data: ReportInput) -> set[str]:
 
 
 def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], strong: dict[str, float],
-            fitted: bool = False, defining: bool = False,
-            asked: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+             fitted: bool = False, defining: bool = False,
+             asked: frozenset[str] = frozenset(), whole: Sequence[str] = ()
+             ) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
     of their rank; a signpost (:func:`~app.research.signposts.stating`) only when there
@@ -142,7 +144,9 @@ def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], strong: dict[str, f
     (:func:`~app.llm.offline.relevance.defines_asked`: "The suEXEC feature provides users ...
     the ability to run CGI ..." after
     configure.html's "The following options are used to fine tune the behavior of suexec.",
-    its page quoted most, trial 110, F1)."""
+    its page quoted most, trial 110, F1); then one naming the ``whole`` topic by itself
+    (:func:`~app.research.evidence.whole_sayers`, trial 125, F3)."""
+    lifted = {id(f) for f in whole_sayers([f for _r, f in ranks], strong, whole)}
     best: dict[int, float] = {}
     for rank, finding in ranks:
         best[rank.order] = max(best.get(rank.order, 0.0), strong.get(document_of(finding), 0.0))
@@ -156,7 +160,8 @@ def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], strong: dict[str, f
             lead = (rank.late, rank.neighbour or rank.unfit) + (
                 (not defines_asked(str(finding["text"]), asked),) if asked else ())
         weaker = strong.get(document_of(finding), 0.0) < best[rank.order]
-        return (rank.order, *lead, weaker, rank)  # the rank's order is equal here: its rest
+        unlifted = bool(lifted) and id(finding) not in lifted
+        return (rank.order, *lead, unlifted, weaker, rank)  # the rank: its rest (same order)
 
     return stating([finding for _, finding in sorted(ranks, key=key)])
 
@@ -190,7 +195,8 @@ def ranked(data: ReportInput, kind: str) -> list[tuple[AnswerRank, dict[str, Any
                                               and defining(text, subject, data.asked))
         # a default with no subject goes after unless the Answer shows it under its entry's
         # name ("`PS4`: Default is '+%N:%i> '", trial 115, F9)
-        after = goes_after(data.asked, kind, quote, text) or (
+        after = goes_after(data.asked, kind, quote, text,  # "This is ..." opening its document
+                           (str(finding.get("ref")), passage)) or (
             unnamed_default(text, data.asked)
             and DEFINES not in entry_labelled(data, [finding], asked)[0])
         # a yes/no question's "no" on its subject first or, asked why not to do a thing, the

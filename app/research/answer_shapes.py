@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
 from app.research.caveat_shapes import against
 from app.research.caveats import asked_harm, warns
@@ -22,7 +23,8 @@ from workers.sources.query import mentions, query_terms
 from workers.sources.sentence_ends import NOTE_THAT, PLAIN_WORD
 
 __all__ = ["answers_kind", "denies", "goes_after", "goes_on_from", "names_the_answer",
-           "points_back", "says_what_to_do", "solution_part", "unnamed_default"]
+           "opens_document", "points_back", "says_what_to_do", "solution_part",
+           "unnamed_default"]
 
 
 _ANSWER_NOUNS = {
@@ -100,7 +102,7 @@ _DUMMY_IT = re.compile(
 information ..."), pointing back to nothing."""
 
 
-def points_back(text: str, asked: str = "") -> bool:
+def points_back(text: str, asked: str = "", opening: bool = False) -> bool:
     """Whether ``text``, quoted alone, says its thing of one a sentence not shown named: it
     opens with a conjunction and a word pointing back (:data:`_GOES_ON_FROM`), or its subject
     (:func:`subject_of`) is a pronoun pointing back (:data:`_PRONOUN_SUBJECT`, not an "it"
@@ -111,6 +113,10 @@ def points_back(text: str, asked: str = "") -> bool:
     theirs. A subject naming its thing ("This option ...") says what it points to, and so does
     one whose sentence names what ``asked`` asks as what it described (:data:`CALLED`: "This
     is known as being in detached HEAD state.", git-checkout's definition, trial 121, F2).
+    A document's ``opening`` sentence has nothing before it: its "This" is the document
+    (NEWS.gz's "This is a terse description of the new features added to bash-5.2 ..." went
+    after the manual's side sentences, trial 125, F3).
+
     Example:
         >>> points_back("As of Jinja 2.4 this can also be a callable."), points_back(
         ...     "If X is not set, this means no messages are shown."), points_back(
@@ -124,14 +130,17 @@ def points_back(text: str, asked: str = "") -> bool:
         >>> points_back("This is known as being in detached HEAD state.", q), points_back(
         ...     "This is known as being in detached HEAD state.")
         (False, True)
+        >>> said = "This is a terse description of the new features."
+        >>> points_back(said), points_back(said, opening=True)
+        (True, False)
     """
     if asked and _calls_asked(text, asked):
         return False
     if _GOES_ON_FROM.match(text) or goes_on_from(text):
         return True
     own = subject_of(text).strip()
-    return bool(own) and _PRONOUN_SUBJECT.fullmatch(own) is not None and not _DUMMY_IT.match(
-        text)
+    return (bool(own) and not opening and _PRONOUN_SUBJECT.fullmatch(own) is not None
+            and not _DUMMY_IT.match(text))
 
 
 def unnamed_default(text: str, asked: str = "") -> bool:
@@ -290,7 +299,8 @@ def denies(question: str, text: str) -> bool:
     return any(stems(m.group(1)) & asked for m in _DENIAL.finditer(text))
 
 
-def goes_after(asked: str, kind: str, quote: str, text: str) -> bool:
+def goes_after(asked: str, kind: str, quote: str, text: str,
+               at: tuple[str, str] = ("", "")) -> bool:
     """Whether a candidate goes after the sentences that answer (``quote``, judged by its
     lead-in ``text``): a warning ("Caution: counts are unreliable in fog") answers a limitation
     question or the harm asked and no other (it is listed under Caveats); a sentence ending in
@@ -299,7 +309,8 @@ def goes_after(asked: str, kind: str, quote: str, text: str) -> bool:
     row ("v18.19.0 — Changes: ...") unless a version is asked; one pointing back to a sentence
     not shown (:func:`points_back`; and a default with no subject, :func:`unnamed_default`,
     unless the Answer shows it under its entry's name: the Answer's rank decides,
-    :func:`app.research.answer_rank.ranked`).
+    :func:`app.research.answer_rank.ranked`; ``at``: its ref and passage, to tell whether it
+    opens its document, :func:`opens_document`).
     A warning is what the Caveats call one
     (:func:`~app.research.caveats.warns`), not any match of its words: SQLAlchemy's "And
     importantly, set expire_on_commit to False - ... This expiration should not be used ...",
@@ -317,4 +328,20 @@ def goes_after(asked: str, kind: str, quote: str, text: str) -> bool:
     warning = kind != "limitation" and warns(text) and not asked_harm(asked, text)
     return (warning or quote.rstrip().endswith(":")
             or (history_row(text) and not asks_version(asked))
-            or points_back(text, asked))
+            or points_back(text, asked, opens_document(*at, quote)))
+
+
+def opens_document(ref: str, passage: str, text: str) -> bool:
+    """Whether ``text`` is the first sentence of its document: of its first passage (``ref``
+    ``doc#0``, its ``passage`` text), the first prose sentence (a heading above it aside).
+
+    Example:
+        >>> opens_document("README#0", "Introduction\\n\\nThis is GNU Bash.", "This is GNU Bash.")
+        True
+        >>> opens_document("README#3", "This is GNU Bash.", "This is GNU Bash.")
+        False
+    """
+    if not ref.endswith("#0"):
+        return False
+    first = prose_sentences(passage)[:1]
+    return bool(first) and " ".join(first[0].split()) == " ".join(text.split())

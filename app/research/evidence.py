@@ -153,7 +153,38 @@ def settled(rows: Sequence[Mapping[str, Any]], first: Sequence[Mapping[str, Any]
     picked = _findings(first)[:1]
     return ({doc for doc, value in strong.items()
              if value >= SETTLED_SHARE * strong[best] or part_of(doc, best)}
-            | {document_of(item) for item in picked})
+            | {document_of(item) for item in picked}
+            | {document_of(item) for item in whole_sayers(_findings(rows), strong, terms, names)})
+
+
+def whole_sayers(findings: Sequence[Mapping[str, Any]], strong: Mapping[str, float],
+                 terms: Sequence[str], names: Iterable[str] = ()) -> list[Mapping[str, Any]]:
+    """The ``findings`` that name every one of the topic's ``terms`` (two or more) by
+    themselves, when none of the strongest document's (:func:`strength`, ``strong``) does:
+    each says the whole topic in one sentence, where the strongest names its words only
+    between its sentences, if at all; [] otherwise. Asked "What are the new features in
+    bash-5.2?", NEWS.gz's "This is a terse description of the new features added to bash-5.2
+    since the release of bash-5.1." was left out of the report for CHANGES.gz, whose "configure
+    has a new option ..." and "... bash-5.2-release ..." named the words between them, and the
+    Answer quoted the manual's "Bash contains features that appear in other popular shells
+    ..." (trial 125, F3).
+
+    Example:
+        >>> item = lambda ref, text: {"kind": "finding", "ref": ref, "text": text}
+        >>> found = [item("a#0", "Copper hums."), item("a#1", "Relays click."),
+        ...          item("b#0", "Copper relays hum.")]
+        >>> [f["ref"] for f in whole_sayers(found, {"a": 2.0, "b": 1.0}, ["copper", "relay"])]
+        ['b#0']
+        >>> whole_sayers(found, {"a": 1.0, "b": 2.0}, ["copper", "relay"])
+        []
+    """
+    names = frozenset(names)
+    if len(set(terms)) < 2 or not strong:
+        return []
+    best = max(strong, key=lambda doc: strong[doc])
+    whole = [item for item in findings
+             if set(terms) <= mentioned(terms, str(item.get("text") or ""), names)]
+    return [] if any(document_of(item) == best for item in whole) else whole
 
 
 def coverage(rows: Iterable[Mapping[str, Any]], terms: Sequence[str],
