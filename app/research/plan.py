@@ -12,6 +12,7 @@ never change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from app.research.topics import comparison, main_question, question_problem, sub
 
 __all__ = [
     "MAX_SUB_QUESTIONS",
+    "asked_whole",
     "clean_plan",
     "MIN_SUB_QUESTIONS",
     "OFFLINE_SUB_QUESTIONS",
@@ -107,7 +109,8 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1,
     if compared:  # each thing compared is a name (not "Validate an IPv4")
         questions = [compared.question, *map(main_question, compared.parts)]
     else:
-        questions = [main_question(topic), *phrase_facets(kind, with_article(topic, bare))]
+        questions = [main_question(topic), *([] if asked_whole(topic) else
+                                             phrase_facets(kind, with_article(topic, bare)))]
     most = max(OFFLINE_SUB_QUESTIONS, len(questions) if compared else 0)
     seen: set[frozenset[str]] = set()
     kept: list[str] = []
@@ -126,6 +129,32 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1,
     if len(kept) < most:
         kept += document_facets(topic, found, seen, reached)
     return kept[:most]
+
+
+_WHOLE = re.compile(
+    r"^\s*(?i:can|could|does|do|did|is|are|was|were|will|would|should|may|might|must|has|have"
+    r"|had)\b|[A-Za-z][\w+]*-v?\d+(?:\.\d+)+\b|\b(?:[A-Z][\w+]*|version)\s+v?\d+(?:\.\d+)+\b")
+"""A yes/no question (one claim: "Can bash do math?" is yes, "Can bash do math with decimal
+numbers?" no) or a thing of a version ("bash-5.2", "Python 3.11": its features are not all
+releases', and the version alone is no question): asked whole, no phrase its own facet."""
+
+
+def asked_whole(topic: str) -> bool:
+    """Whether ``topic`` is asked whole (:data:`_WHOLE`), so no phrase of its subject is a facet
+    of its own: one drops what makes the question the question (trial 125, F4: "What are the
+    new features in bash-5.2?" planned "What are the new features?" and "What is bash-5.2?",
+    answered "This is GNU Bash, version 5.2."; "Can bash do math with decimal numbers?" planned
+    "Can bash do math?" and "What are decimal numbers?", answered by a ``LINENO`` line).
+
+    Example:
+        >>> asked_whole("Can bash do math with decimal numbers?"), asked_whole(
+        ...     "What are the new features in bash-5.2?"), asked_whole("What is HTTP/2?")
+        (True, True, False)
+        >>> asked_whole("What is the retry policy of a graph node?"), asked_whole(
+        ...     "How do I round to 2.5 points?"), asked_whole("What changed in Python 3.11?")
+        (False, False, True)
+    """
+    return _WHOLE.search(topic) is not None
 
 
 def corpus_plan(topic: str, source: Any, reached: int = 1) -> list[str]:
