@@ -226,7 +226,8 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
         missing += tuple(t for t in unretrieved_words(judged_terms(terms, names), rows, names)
                          if t not in missing and t not in own and stats.rare(t))
     judged = judged_terms(terms, names)
-    wanted = describe_terms(unknown) if unknown else describe_terms(judged, needed(judged))
+    wanted = (describe_terms(unknown, asked=topic) if unknown
+              else describe_terms(judged, needed(judged), topic))
     found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)
     if not terms or not any(r.get("status") == "ok" for r in rows):
         return Relevance(wanted, [], unreached, missing, found)
@@ -296,7 +297,7 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str], rows: Sequence[Ma
     return tuple(unknown) if named else ()
 
 
-def missing_note(words: Sequence[str], in_corpus: Sequence[str] = ()) -> str:
+def missing_note(words: Sequence[str], in_corpus: Sequence[str] = (), asked: str = "") -> str:
     """The run's note naming the topic's word(s) no retrieved passage mentions
     (``Relevance.missing``); of those the corpus has all the same (``in_corpus``), it says so
     rather than asking whether the sources cover them (trial 49: "RAM" was in the passage after
@@ -307,17 +308,20 @@ def missing_note(words: Sequence[str], in_corpus: Sequence[str] = ()) -> str:
         'no passage retrieved mentions "pendng"'
         >>> missing_note(["ram"], ["ram"]).split(", though")[1].split(":")[0]
         ' the corpus has it in passages the search ranked lower'
+        >>> missing_note(["arg_max"], ["arg_max"], "How do I raise ARG_MAX?").split(",")[0]
+        'no passage retrieved mentions "ARG_MAX"'
     """
     lacking = [w for w in words if w not in in_corpus]
     has = [w for w in words if w in in_corpus]
     parts = []
     if lacking:
-        parts.append(f"no passage retrieved mentions {describe_terms(lacking)} (a typo, a word "
-                     "of another language, or something the sources do not cover?)")
+        parts.append(f"no passage retrieved mentions {describe_terms(lacking, asked=asked)} (a "
+                     "typo, a word of another language, or something the sources do not cover?)")
     if has:
         it = "it" if len(has) == 1 else "them"
         parts.append(f"{'no passage retrieved mentions ' if not lacking else 'nor '}"
-                     f"{describe_terms(has)}, though the corpus has {it} in passages the search "
+                     f"{describe_terms(has, asked=asked)}, though the corpus has {it} in "
+                     "passages the search "
                      "ranked lower")
     return f"{', '.join(parts)}: the report answers the topic's other words"
 

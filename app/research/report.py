@@ -321,7 +321,8 @@ def _render(data: ReportInput) -> str:
         ]
     else:
         if relevance.missing:  # one word the corpus lacks: named, the rest answered
-            lines += [f"> {missing_note(relevance.missing, relevance.in_corpus).capitalize()}.", ""]
+            note = missing_note(relevance.missing, relevance.in_corpus, data.asked)
+            lines += [f"> {note[:1].upper()}{note[1:]}.", ""]  # its names as written (125, F5)
         data = settle(entries_out(data), relevance)  # no API entry off its question (L1)
         # what a summary sentence may cite: the items of finished rows, as every section shows;
         # unsourced claims are dropped; a summary of unrelated passages is not shown at all

@@ -293,16 +293,19 @@ def hindering_verbs(topic: str) -> frozenset[str]:
     return frozenset(m.group(1).lower() for m in _HINDERING.finditer(topic))
 
 
-def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
+def describe_terms(terms: Sequence[str], at_least: int = 1, asked: str = "") -> str:
     """``'"zebra" or "marmalade"'``; ``'at least 2 of "a", "b" and "c"'`` when more than one is
     needed ("mentions 2 of ..." read as garbled, trial 90, F7);
-    ``""`` for no terms.
+    ``""`` for no terms. A term is shown as the question ``asked`` writes it: "ARG_MAX" was
+    named "arg_max" (trial 125, F5).
 
     Example:
         >>> describe_terms(["zebra", "marmalade"]), describe_terms([])
         ('"zebra" or "marmalade"', '')
+        >>> describe_terms(["arg_max"], asked="How do I raise ARG_MAX in bash?")
+        '"ARG_MAX"'
     """
-    quoted = [f'"{t}"' for t in terms]
+    quoted = [f'"{_as_written(t, asked)}"' for t in terms]
     if not quoted:
         return ""
     if len(quoted) == 1:
@@ -310,6 +313,12 @@ def describe_terms(terms: Sequence[str], at_least: int = 1) -> str:
     if at_least <= 1:
         return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
     return f"at least {at_least} of {', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def _as_written(term: str, asked: str) -> str:
+    """``term`` as ``asked`` first writes it, a whole word of any case; else ``term``."""
+    found = re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", asked, re.IGNORECASE)
+    return found.group(0) if found else term
 
 
 def item_words(item: Mapping[str, Any]) -> str:

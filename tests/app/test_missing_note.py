@@ -81,3 +81,21 @@ def test_turn_x_into_y_is_how_people_ask() -> None:
     rows = [row("docs_search", topic, [item(
         "passage", "asn1Parser turns the ASN.1 definitions file into a C array.", "p8#0")])]
     assert "turn" not in judge(topic, rows, stats).missing
+
+
+def test_a_name_is_named_as_the_question_writes_it() -> None:
+    # trial 125, F5 (N4): "How do I raise the maximum command line length (ARG_MAX) in bash?"
+    # was noted 'No passage retrieved mentions "arg_max", though the corpus has it ...'
+    from app.research.report import render_markdown
+    from tests.app.report_rows import data
+
+    topic = "How do I raise the maximum command line length (ARG_MAX) in bash?"
+    rows = [row("docs_search", topic, [item("passage", "The maximum length of a command line "
+                                                       "in bash is raised with care.", "a#0",
+                                            score=2.0)])]
+    stats = TermStats(1000, {"raise": 20, "maximum": 30, "command": 300, "line": 200,
+                             "length": 40, "arg_max": 1, "bash": 800})
+    relevance = judge(topic, rows, stats)
+    assert relevance.missing == ("arg_max",), relevance
+    md = render_markdown(data(rows, topic=topic, sub_questions=[topic], relevance=relevance))
+    assert '> No passage retrieved mentions "ARG_MAX", though the corpus has it' in md, md

@@ -267,7 +267,7 @@ def test_a_name_is_not_matched_by_a_word_it_looks_like_an_inflection_of() -> Non
     rows = [row("docs_search", Q1, [item(
         "passage", "Window functions are slow without an index.", "w.html#0")])]
     [warning] = relevance_warnings(topic, rows)
-    assert 'mentions at least 2 of "locking", "slow" and "windows"' in warning.message
+    assert 'mentions at least 2 of "locking", "slow" and "Windows"' in warning.message
     on_windows = [row("docs_search", Q1, [item(
         "passage", "Locking is slow on Windows network drives.", "lock.html#0")])]
     assert relevance_warnings(topic, on_windows) == []
@@ -340,7 +340,8 @@ def test_a_word_the_corpus_lacks_is_named_though_too_light_to_warn(topic: str) -
     verdict = judge(topic, POOL, APACHE)
     assert verdict.warnings == [] and verdict.missing == ("jdbc", "tomcat"), verdict
     md = render_markdown(data(POOL, topic=topic, sub_questions=[Q1], relevance=verdict))
-    assert 'No passage retrieved mentions "jdbc"' in md and '"tomcat"' in md
+    # each as the question writes it (trial 125, F5)
+    assert 'no passage retrieved mentions "jdbc"' in md.lower() and '"tomcat"' in md.lower()
 
 
 def test_a_name_no_retrieved_passage_mentions_is_named_though_the_corpus_has_it() -> None:
@@ -350,7 +351,7 @@ def test_a_name_no_retrieved_passage_mentions_is_named_though_the_corpus_has_it(
     verdict = judge(topic, POOL, APACHE)
     assert verdict.warnings == [] and verdict.missing == ("tomcat",), verdict
     md = render_markdown(data(POOL, topic=topic, sub_questions=[Q1], relevance=verdict))
-    assert 'No passage retrieved mentions "tomcat"' in md
+    assert 'No passage retrieved mentions "Tomcat"' in md  # as written (trial 125, F5)
     # a plain word is not a name: "pool" retrieved, "connection" not, nothing named
     assert judge("connection pool size", POOL, APACHE).missing == ()
     named = [row("docs_search", Q1, [item("passage", "The Tomcat pool size is set by max.",

@@ -29,7 +29,7 @@ def test_a_product_no_passage_names_is_the_topic_not_a_typo() -> None:
     topic = "How do I run JUnit tests with Maven?"
     verdict = judge(topic, JUNIT, PYTEST)
     assert [w.code for w in verdict.warnings] == [NO_RELEVANT_SOURCES], verdict
-    assert '"maven"' in verdict.warnings[0].message
+    assert '"Maven"' in verdict.warnings[0].message
     md = render_markdown(data(JUNIT, topic=topic, sub_questions=[Q1], relevance=verdict))
     assert "say nothing about" in md and "junitxml" not in md
 
@@ -39,7 +39,7 @@ def test_a_name_the_corpus_has_elsewhere_counts_with_the_words_it_lacks() -> Non
     topic = "How do I configure a Kubernetes ingress controller?"
     verdict = judge(topic, WARNINGS, PYTEST)
     assert [w.code for w in verdict.warnings] == [NO_RELEVANT_SOURCES], verdict
-    assert '"kubernetes" or "ingress"' in verdict.warnings[0].message
+    assert '"Kubernetes" or "ingress"' in verdict.warnings[0].message
 
 
 def test_the_heavier_words_retrieved_keep_the_topic_answered() -> None:

@@ -201,8 +201,8 @@ def _warnings(data: ReportInput) -> list[dict[str, str]]:
     dropped at review (nothing to find below)."""
     warnings = list(data.relevance.warnings) if data.relevance is not None else []
     if data.relevance is not None and data.relevance.missing:
-        warnings.append(RunWarning(WORDS_NOT_FOUND, missing_note(data.relevance.missing,
-                                                               data.relevance.in_corpus)))
+        warnings.append(RunWarning(WORDS_NOT_FOUND, missing_note(
+            data.relevance.missing, data.relevance.in_corpus, data.asked)))
     if data.dropped:
         warnings.append(RunWarning(DROPPED_AT_REVIEW, f"every result ({data.dropped}) was "
                                    "dropped at review: nothing was persisted, and the report "
