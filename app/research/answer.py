@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.sentences import prose_sentences
 from app.llm.offline.words import stems
+from app.research.answer_names import unnamed
 from app.research.answer_rank import asked_entries, candidates, in_order, ranked
 from app.research.asked_rows import asked_rows, listing_order
 from app.research.citations import (
@@ -133,12 +134,15 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     defining sentence of each thing no line names (:func:`~app.research.contrasts.compare_answer`:
     "Send vs reducers" was answered by two sentences on ``Send``, trial 113's add_callback and
     spawn_callback by add_callback's alone); then the ranked findings."""
-    ordered = in_order(ranked(data, kind),
+    found = ranked(data, kind)
+    names = sorted({n.lower() for n in name_terms(data.asked)})
+    ordered = in_order(found,
                        topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
                                       subject_terms(data.asked, data.rows)),
                        kind not in ("what", "topic", "compare"), kind in ("what", "topic"),
                        stems(data.asked) if kind == "what" else frozenset(),
-                       topic_terms(data.asked) if kind == "what" else ())
+                       topic_terms(data.asked) if kind == "what" else (),
+                       unnamed(names, found, entry_of(data)))
     defined = entry_answers(data, kind)
     if defined and kind == "default":
         ordered = _own_defaults(data, defined[0], ordered)

@@ -6,7 +6,7 @@ criteria's names by the Answer's order (:func:`in_order`) and by a how-to's code
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.llm.offline.lists import lead_in
@@ -127,8 +127,8 @@ def asked_entries(data: ReportInput) -> set[str]:
 
 def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], strong: dict[str, float],
              fitted: bool = False, defining: bool = False,
-             asked: frozenset[str] = frozenset(), whole: Sequence[str] = ()
-             ) -> list[dict[str, Any]]:
+             asked: frozenset[str] = frozenset(), whole: Sequence[str] = (),
+             unnamed_ids: Collection[int] = ()) -> list[dict[str, Any]]:
     """The answer's candidate findings in order: by sub-question; within one, those of its
     strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
     of their rank; a signpost (:func:`~app.research.signposts.stating`) only when there
@@ -136,7 +136,9 @@ def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], strong: dict[str, f
     two bullets, trial 104, R4).
     ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
     a warning, comes before the strongest document's others ("How do I shrink the database
-    file": "However, the database file does not shrink." led). ``defining`` (a "what is"
+    file": "However, the database file does not shrink." led), after one naming a name that
+    sets the candidates apart when it names none (``unnamed_ids``:
+    :func:`~app.research.answer_names.unnamed`, trial 125, F2). ``defining`` (a "what is"
     question or a bare topic): a definition whose own subject is the topic does
     (else "What is a bare repository?" led with a side fact of the strongest page, the
     glossary's entry second), then, of a "what is" question (``asked``: its stems), any
@@ -154,8 +156,8 @@ def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], strong: dict[str, f
     def key(pair: tuple[AnswerRank, dict[str, Any]]) -> tuple:
         rank, finding = pair
         lead: tuple = ()
-        if fitted:
-            lead = (rank.late, rank.unfit)
+        if fitted:  # a sentence naming no name that sets the candidates apart: after
+            lead = (rank.late, id(finding) in unnamed_ids, rank.unfit)
         elif defining:
             lead = (rank.late, rank.neighbour or rank.unfit) + (
                 (not defines_asked(str(finding["text"]), asked),) if asked else ())
