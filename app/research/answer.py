@@ -22,7 +22,7 @@ from app.research.citations import (
     said,
 )
 from app.research.contrasts import compare_answer, listing_row
-from app.research.definitions import definition_line, definitions
+from app.research.definitions import definition_line, definitions, of_asked
 from app.research.entry_rows import default_entries, described_entries
 from app.research.evidence import topic_strength
 from app.research.labels import shown_label
@@ -123,7 +123,7 @@ def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
         return default_entries(pairs, subject, names, needed(subject), written)
     if kind not in ("what", "topic", "compare"):
         return []
-    return (definitions(pairs, data.asked)
+    return (of_asked(definitions(pairs, data.asked), asked_entries(data))  # trial 125, F2
             or described_entries(pairs, subject, names, needed(subject), written)
             or asked_rows(pairs, data.asked))
 

@@ -32,8 +32,8 @@ from workers.sources.names import NameKey, name_keys, named_symbols
 from workers.sources.query import symbol_name
 from workers.sources.texinfo_defs import c_declaration
 
-__all__ = ["LEANS", "definition_line", "definitions", "entry_definition", "own_symbol",
-           "passage_entries", "plain_name"]
+__all__ = ["LEANS", "definition_line", "definitions", "entry_definition", "of_asked",
+           "own_symbol", "passage_entries", "plain_name"]
 
 DEFINES = "defines"
 """The key of a definition item that holds the name of the symbol it defines."""
@@ -342,6 +342,27 @@ def definitions(rows_by_question: Sequence[tuple[str, Sequence[dict[str, Any]]]]
     spelled = {word.rstrip(".") for word in re.findall(r"[A-Za-z_][\w.]*", asked)}
     return sorted(out.values(), key=lambda found: found[DEFINES] not in spelled)
 
+
+
+def of_asked(found: list[dict[str, Any]], asked: set[str]) -> list[dict[str, Any]]:
+    """``found`` (:func:`definitions`) less the definitions of the names the question writes
+    beside the entries it asks (``asked``: :func:`~app.research.neighbours.asked_names`), when
+    it asks some: "What does the maxdepth option of the toctree directive do?" asks maxdepth,
+    and the Answer led with the template function's "`toctree`: A callable yielding the global
+    TOC tree ..." (trial 125, F2). A name is asked when it holds an asked one or is held by one.
+
+    Example:
+        >>> [d[DEFINES] for d in of_asked([{DEFINES: "toctree"}, {DEFINES: "Pool.map"}],
+        ...                              {"maxdepth", "map"})]
+        ['Pool.map']
+    """
+    def held(part: str, whole: str) -> bool:
+        return re.search(rf"(?<![\w-]){re.escape(part)}(?![\w-])", whole) is not None
+
+    names = {name.casefold() for name in asked}
+    return [d for d in found if not names or any(
+        held(n, str(d[DEFINES]).casefold()) or held(str(d[DEFINES]).casefold(), n)
+        for n in names)]
 
 LEANS = re.compile(r"^\W*(?:it|\w+\s+it)\b(?!['\u2019])", re.IGNORECASE)
 """A sentence leaning on "it" for its entry: "Use it before ...", "Set it in the [remote]

@@ -42,14 +42,14 @@ def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str],
     :func:`~app.research.relevance.needed` of its ``terms``
     (:func:`~app.research.subject_words.question_terms`), one of them a word of its
     ``subject`` (:func:`~app.research.subject_words.subject_terms`). A sentence of the keyword
-    entry the question names (``asked``: :func:`~app.research.neighbours.asked_names`) names it
-    too: "the delay defaults to 2000 ms" under ``inter``. A dotted name the question asks
-    (``gc.auto``, ``core.eol``: a configuration key) is named only whole: "When using git gc
-    --auto ..." names its words and is ``gc.writeCommitGraph``'s. A sentence that
+    entry the question names (``asked``: :func:`~app.research.neighbours.asked_names`), a word
+    of its subject, names it: "the delay defaults to 2000 ms" under ``inter``, "globstar: If
+    set, ..." for "the globstar shell option" (trial 125, F2). A dotted name asked
+    (``gc.auto``, a configuration key) is named only whole: "When using git gc --auto ..." is
+    ``gc.writeCommitGraph``'s. A sentence that
     writes an identifier the question writes (``written``: its
     :func:`~app.research.reference.written_names`) names it, whatever context the question adds
-    ("ip_hash ensures the same backend ..." for "What does ip_hash do in an upstream block?").
-    No ``terms``: every sentence does.
+    ("ip_hash ensures ..." for "What does ip_hash do in an upstream block?"). No ``terms``: all do.
 
     Example:
         >>> names_subject(["default", "dotfactor"], ["dotfactor"], set(),
@@ -61,7 +61,8 @@ def names_subject(terms: Sequence[str], subject: Sequence[str], asked: set[str],
     named = _named(asked, text, passage, heading)
     if not _whole(asked, named) or not option_whole(written, named):
         return False
-    return bool(set(written) & written_names(named)) or (
+    own = " ".join((entry_names(label := sentence_entry(passage, text, heading)) | {label}) & asked)
+    return bool(set(written) & written_names(named) or mentions(subject, own)) or (
         len(mentions(terms, named)) >= needed(terms) and bool(mentions(subject, named)))
 
 
