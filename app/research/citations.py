@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from app.llm.offline.headings import asks
 from app.llm.offline.sentences import (
     code_lines,
     is_heading,
@@ -167,7 +168,7 @@ def excerpt(text: str, limit: int = 220, about: Sequence[str] = ()) -> str:
     if prose:
         if tail:
             return clip(prose[1], limit) if len(prose) > 1 else clip(ELLIPSIS + prose[0], limit)
-        first = next((p for p in prose if not p.rstrip().endswith("?")
+        first = next((p for p in prose if not asks(p)
                       and not lead_in_alone(body, p)), prose[0])
         return clip_quote(with_its_code(body, first, limit), limit)
     lines = code_lines(body if body.strip() else text)
@@ -183,7 +184,7 @@ def _shown_alone(body: str, prose: Sequence[str]) -> list[str]:
     left, no lead-in without its list ("Available in Postfix version 3.2 and later:", trial
     85, F4), no pointer elsewhere (:func:`~app.research.signposts.is_signpost`, trial 123, F2)
     and no rest of a sentence begun by the code above it (trial 90, F4: "will print ...")."""
-    answers = [p for p in prose if not p.rstrip().endswith("?")]
+    answers = [p for p in prose if not asks(p)]
     answers = [p for p in answers if not lead_in_alone(body, p)] or answers
     answers = [p for p in answers if not is_signpost(p)] or answers
     return [p for p in answers if not continues_code(body, body.find(p), p)] or answers

@@ -11,8 +11,8 @@ import re
 
 from workers.sources.textsections import letter_line
 
-__all__ = ["asks_as_heading", "heading_at", "heading_line", "heading_of", "passage_headings",
-           "section_title"]
+__all__ = ["asks", "asks_as_heading", "heading_at", "heading_line", "heading_of",
+           "passage_headings", "section_title"]
 
 
 _HEADING_LINE = re.compile(
@@ -111,6 +111,30 @@ def heading_of(text: str, sentence: str) -> str:
     offset = text.find(sentence)
     return heading_at(passage_headings(text), offset) if offset >= 0 else ""
 
+
+_ASKS = re.compile(
+    r"^\W*(?i:what|why|how|when|where|which|who|whose|is|are|do|does|did|can|could|should|"
+    r"would|will|has|have)\b.*[\w)\]\"'\u2019`]\?[\"'\u2019)\]]*\s*$"
+    r"|^\W*(?i:are|is|do|does|did|have|has|can|could|would|should|will|want|ever)\s+"
+    r"(?i:you|we|i|it|there)\b", re.DOTALL)
+"""A question: a sentence opening with an interrogative or a verb and ending in a question
+mark (not a wildcard "?" apart; a statement quoting a question, "The notes ask: What is it?",
+states), or opening with a verb before its subject, as one put to the reader does whatever
+ends it ("Are you tired of writing docstrings that look like this:", trial 125, F10)."""
+
+
+def asks(sentence: str) -> bool:
+    """Whether ``sentence`` is a question (:data:`_ASKS`): it asks, it answers nothing, so it
+    is no finding and no passage's excerpt (README.Debian's "What is /etc/bash.bashrc? It
+    doesn't seem to be documented." was one, trial 125, F10).
+
+    Example:
+        >>> asks("What is /etc/bash.bashrc?"), asks("Are you tired of docstrings like this:")
+        (True, True)
+        >>> asks("?: Matches any single character."), asks("The notes ask: What is it?")
+        (False, False)
+    """
+    return _ASKS.search(sentence.strip()) is not None
 
 def asks_as_heading(sentence: str, heading: str) -> bool:
     """Whether ``sentence`` is its section's ``heading`` and a question: no finding, as a FAQ's

@@ -16,6 +16,7 @@ from app.llm.offline.codelike import looks_like_code
 from app.llm.offline.entry_lines import entry_at, name_line, paragraph_at
 from app.llm.offline.going_on import going_on, leans
 from app.llm.offline.headings import (
+    asks,
     asks_as_heading,
     heading_at,
     heading_line,
@@ -284,8 +285,11 @@ def _joined(text: str, last: tuple[int, int], start: int, end: int,
     """Where the quote of a sentence going on from the one before (at ``start``) starts, the
     sentence ending at ``end`` of ``text``: when the one before is part of the last quote
     (``last``, its start and end), at that quote's start, one quote of the three, never two
-    overlapping (trial 79, F5), else at ``start``; None when that quote is no finding."""
+    overlapping (trial 79, F5), else at ``start``; None when that quote is no finding, as when
+    it opens with a question ("What is X? It doesn't seem to be documented.", trial 125, F10)."""
     at = last[0] if last[0] < start < last[1] else start
+    if asks((split_sentences(text[at:end]) or [""])[0]):
+        return None
     return at if _acceptable(prose_of(text[at:end]), need_terminal=need_terminal) else None
 
 
@@ -306,11 +310,11 @@ def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int
 
 def _no_quote(passage: Passage, position: int, offset: int, sentence: str) -> bool:
     """Whether ``sentence`` (at ``offset`` of ``passage``, its ``position``-th) is no quote of
-    its own: the tail of the passage before's sentence, code going on, or a FAQ's question
-    heading its section."""
+    its own: the tail of the passage before's sentence, code going on, or a question (a FAQ's
+    heading its section, :func:`~app.llm.offline.headings.asks`: trial 125, F10)."""
     return (position == 0 and not _is_first(passage)
             and starts_mid_sentence(passage.text, sentence)
-            or continues_code(passage.text, offset, sentence)
+            or continues_code(passage.text, offset, sentence) or asks(sentence)
             or asks_as_heading(sentence, passage.heading or heading_line(passage.text)))
 
 
