@@ -313,12 +313,9 @@ def _render(data: ReportInput) -> str:
     if warnings:
         unreached = (f" Not reached (see Notes): {'; '.join(relevance.unreached)}."
                      if relevance.unreached else "")
-        lines += [
-            f"> **{relevance.sources.capitalize()} say nothing about "
-            f"\"{clip(data.asked, 200)}\".** No retrieved passage mentions {wanted}, so no "
-            f"finding is shown below.{unreached}",
-            "",
-        ]
+        lines += [f"> **{relevance.sources.capitalize()} say nothing about "
+                  f"\"{clip(data.asked, 200)}\".** No retrieved passage mentions {wanted}, so no "
+                  f"finding is shown below.{unreached}", ""]
     else:
         if relevance.missing:  # one word the corpus lacks: named, the rest answered
             note = missing_note(relevance.missing, relevance.in_corpus, data.asked)

@@ -84,12 +84,10 @@ MIN_PARALLEL_PAGES = 16
 """Fewer HTML pages than this are read by one thread: starting threads would cost more."""
 
 Progress = Callable[[int, int, str], None]
-"""``progress(files_done, files_total, reading)``: called as a folder's files are read for
-indexing, ``reading`` the ref path of the file read next (``""`` when none is: the last event
-is ``(total, total, "")``), so that a display can name a file that takes long (a 261-page PDF
-read for 27 s under "indexing 18 file(s)": trial 124, FA2); ``progress(0, 0, "")`` first when
-another process is building the same index and this one waits for it (else a second run
-printed nothing for 12 s)."""
+"""``progress(files_done, files_total, reading)`` as a folder's files are read, ``reading`` the
+ref path of the file read next (``""``: none; the last event is ``(total, total, "")``), for a
+display to name a file that takes long (a 261-page PDF read for 27 s, trial 124, FA2);
+``progress(0, 0, "")`` first when this process waits for another's build of the index."""
 
 FolderFile = tuple[str, Path, os.stat_result]
 """``(ref_path, path, stat)`` of one indexable file."""
