@@ -28,12 +28,14 @@ def test_sources_need_only_the_standard_library() -> None:
     # The local sources run anywhere Python does: every module of the package (one file per
     # concern since the split of workers/corpus.py) imports only the standard library and itself,
     # except documents.py, which reads PDF and .docx files with their libraries (and
-    # pdfspacing.py, which rewrites a PDF page's content stream for pypdf), tavily.py,
+    # pdfspacing.py, which rewrites a PDF page's content stream for pypdf, and pdf_samples.py,
+    # which reads a sample of a long PDF's pages with it), tavily.py,
     # which calls Tavily through its client, searxng.py, which calls SearXNG with requests,
     # web_requests.py, which reads their answers and errors, htmlpage.py, htmlfurniture.py,
     # htmltables.py and linkpages.py, which read HTML with lxml, and markdownpage.py, which
     # parses Markdown with markdown-it-py and its front matter with PyYAML.
     allowed = {"documents.py": {"pypdf", "docx"}, "pdfspacing.py": {"pypdf"},
+               "pdf_samples.py": {"pypdf"},
                "tavily.py": {"requests", "tavily"}, "searxng.py": {"requests"},
                "web_requests.py": {"requests"},
                "htmlpage.py": {"lxml"}, "htmlfurniture.py": {"lxml"}, "htmltables.py": {"lxml"},
