@@ -103,8 +103,7 @@ def offline_plan(topic: str, found: Sequence[Any] = (), reached: int = 1,
         >>> offline_plan("checkpointer pending writes")
         ['What are checkpointer pending writes?']
     """
-    kind = topic_kind(topic)
-    bare = subject(topic)
+    kind, bare = topic_kind(topic), subject(topic)
     compared = comparison(topic) if kind == "compare" else None
     if compared:  # each thing compared is a name (not "Validate an IPv4")
         questions = [compared.question, *map(main_question, compared.parts)]

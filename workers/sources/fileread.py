@@ -228,13 +228,7 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
         _skip(skipped, notes, shown_path(rel), "nested", NESTED)
         return
     if kind in DOCUMENT_EXTENSIONS:  # a PDF or .docx (.gz or not): read from memory
-        read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
-        if kind == ".pdf" and later is not None and (sampled := pdf_sample(data, rel)):
-            later[rel] = Sampled([*map(documents.unligatured_doc, sampled[0])], sampled[1],
-                                 lambda: [*map(documents.unligatured_doc,
-                                               read(io.BytesIO(data), rel, skipped, notes))])
-            return
-        yield from map(documents.unligatured_doc, read(io.BytesIO(data), rel, skipped, notes))
+        yield from _document_docs(rel, kind, data, skipped, notes, later)
         return
     try:  # one document at most: read whole, so a reader's fault skips the file, not the run
         docs = list(_text_docs(rel, kind, data, skipped, notes, rels))
@@ -243,6 +237,19 @@ def file_docs(rel: str, path: Path, skipped: Counter[str], notes: list[str],
         _skip(skipped, notes, shown_path(rel), "unreadable", f"its reader failed ({said})")
         return
     yield from map(documents.unligatured_doc, docs)
+
+
+def _document_docs(rel: str, kind: str, data: bytes, skipped: Counter[str], notes: list[str],
+                   later: dict[str, Sampled] | None) -> Iterator[RawDoc]:
+    """A PDF's or a .docx's documents, read from its bytes ``data``; of a long PDF, with
+    ``later``, none: its sample and how to read it whole go there (see :func:`file_docs`)."""
+    read = documents.pdf_docs if kind == ".pdf" else documents.docx_docs
+    if kind == ".pdf" and later is not None and (sampled := pdf_sample(data, rel)):
+        later[rel] = Sampled([*map(documents.unligatured_doc, sampled[0])], sampled[1],
+                             lambda: [*map(documents.unligatured_doc,
+                                           read(io.BytesIO(data), rel, skipped, notes))])
+        return
+    yield from map(documents.unligatured_doc, read(io.BytesIO(data), rel, skipped, notes))
 
 
 def _too_large(exc: TooLarge, limit: int) -> str:
@@ -290,13 +297,7 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         sections = python_file_sections(text, rel)
         text = "\n\n".join(t for _h, t in sections) or text
     elif kind in PLAIN_TEXT:  # cut at its version lines or titles, if it has them
-        # an annotated example's comments as sentences (a shell script's alone: trial 125,
-        # F8); its contents' numbered titles left out
-        script = inner_name(name).lower().endswith(SHELL_SUFFIXES)
-        text = without_numbered_contents(script_comments(text) if script
-                                         else comment_prose(text))
-        sections, title = text_sections(text), text_title(text) or name
-        text = "\n\n".join(t for _h, t in sections) or text
+        text, sections, title = _plain_text(text, name)
     elif kind == ".rst":  # its markup as the words it shows, titled and cut at its titles
         text = without_numbered_contents(rst_text(text))
         sections, title = text_sections(text), opening_heading(text) or name
@@ -319,3 +320,13 @@ def _text_docs(rel: str, kind: str, data: bytes, skipped: Counter[str],
         _skip(skipped, notes, rel, "blank", f"a link to another man page ({target})")
     else:
         _skip(skipped, notes, rel, "blank", "no text")
+
+
+def _plain_text(text: str, name: str) -> tuple[str, tuple[tuple[str, str], ...], str]:
+    """``(text, sections, title)`` of a plain-text file ``name``: an annotated example's
+    comments as sentences (a shell script's alone: trial 125, F8), its contents' numbered titles
+    left out, cut at its version lines or titles if it has them."""
+    script = inner_name(name).lower().endswith(SHELL_SUFFIXES)
+    text = without_numbered_contents(script_comments(text) if script else comment_prose(text))
+    sections = text_sections(text)
+    return "\n\n".join(t for _h, t in sections) or text, sections, text_title(text) or name
