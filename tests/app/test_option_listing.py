@@ -151,3 +151,51 @@ def test_a_long_only_option_under_a_line_of_prose_is_its_own_entry() -> None:
     assert ("--block-size=SIZE with -l, scale sizes by SIZE when printing them; "
             "e.g., '--block-size=M'; see SIZE format below") in said, said
     assert "--author with -l, print the author of each file" in said, said
+
+
+DECLARATIONS = """Here are the built-in functions for pairs:
+pair heading(real degrees)
+returns a unit vector pointing the given number of degrees from the x axis;
+real xpart(pair z)
+returns z.x;
+real skew(pair a, pair b, pair c);
+returns a positive (negative) value if a, b and c turn counterclockwise (clockwise)
+or zero if all three points lie on one line.
+Equivalently, a positive value is returned if c lies to the left of the line
+through a and b.
+"""
+
+
+def test_each_declaration_of_a_list_of_functions_opens_its_own_entry() -> None:
+    # Asymptote's PDF declares each function on a line of its own above its description
+    # ("real orient(pair a, pair b, pair c);" over "returns a positive (negative) value if
+    # ..."): the list was one run-on sentence, and "What does the orient function return?"
+    # was answered by another page's "... is returned by the member function ...".
+    from app.llm.offline.sentences import split_sentences
+
+    said = split_sentences(DECLARATIONS)
+    assert ("real skew(pair a, pair b, pair c);\nreturns a positive (negative) value if a, b and "
+            "c turn counterclockwise (clockwise)\nor zero if all three points lie on one line."
+            in said), said
+    assert "real xpart(pair z)\nreturns z.x;" in said, said
+    prose = "To move it, call\nshift(pair z)\nand draw the result."
+    assert split_sentences(prose) == [prose]  # a call wrapped onto its own line in prose
+
+
+def test_the_declared_function_asked_answers_not_a_sentence_naming_only_its_kind(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    (folder / "pairs.txt").write_text(DECLARATIONS, encoding="utf-8")
+    (folder / "frames.txt").write_text(
+        "Frames and pictures\n\nThe transformation that fits a picture to a frame is returned "
+        "by the member function pic.fit(). A frame holds what was drawn at its size.\n",
+        encoding="utf-8")
+    proc = run_cli("research", "What does the skew function return?", "--as-of", AS_OF,
+                   "--corpus", folder, "--data-dir", tmp_path / "data", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = Path(json.loads(proc.stdout)["report_path"]).read_text("utf-8")
+    answer = report.split("## Answer\n", 1)[1].split("\n## ", 1)[0]
+    assert answer.strip().startswith("- real skew(pair a, pair b, pair c); returns a positive"), \
+        report
+    assert "pic.fit()" not in answer, report  # names "function" and "return", not skew

@@ -26,6 +26,13 @@ table of functions, each on its line ("besj0(x) int or real J0 Bessel function o
 radians" under "Function Arguments Returns" in gnuplot's PDF: read as one sentence, the Answer
 quoted the table's first rows and cut it off before the row asked, trial 115, F7). A call
 followed by a function word ("abs(x) and ceil(x), with") is prose wrapped before a call."""
+_DECLARATION = re.compile(r"\s*(?:[A-Za-z_][\w\[\]<>*&]*\s+){0,3}[*&]?[A-Za-z_][\w.:]*"
+                          r"\([^()\n]{0,80}\)\s*;?\s*")
+"""A line that is a function's declaration alone, its type words before it: an entry of a
+list of functions, each declared on its line above its description ("real orient(pair a, pair
+b, pair c);" over "returns a positive (negative) value if ..." in Asymptote's PDF: the list read
+as one run-on sentence, and "What does the orient function return?" was answered by another
+page's "... is returned by the member function pic.calculateTransform().")."""
 _COLUMN_HEADS = re.compile(r"\s*[A-Z][\w-]*(?: [A-Z][\w-]*){1,4}\s*")
 """A table's column headings over its rows ("Function Arguments Returns"): a block of their
 own, not the first row's opening."""
@@ -85,13 +92,15 @@ def _next_option(first: str, line: str) -> bool:
 def _opens_next_entry(block: list[str], line: str) -> bool:
     """Whether ``line`` opens the next entry of the list whose last entry ``block`` holds: an
     option's (a call's) line after the block's last option (call) line (:func:`_next_option`;
-    the block may open with a line of prose above the list, trial 116, F1), or a table's first
-    row under its column headings (:data:`_COLUMN_HEADS`)."""
+    the block may open with a line of prose above the list, trial 116, F1), a table's first
+    row under its column headings (:data:`_COLUMN_HEADS`), or a declaration alone on its line
+    after a line that ends a sentence or a clause (:data:`_DECLARATION`)."""
     opening = next((held for held in reversed(block)
                     if _OPTION_LINE.match(held) or _CALL_LINE.match(held)), None)
     under_heads = _COLUMN_HEADS.fullmatch(block[0]) is not None
     return ((opening is not None and _next_option(opening, line))
-            or (under_heads and _CALL_LINE.match(line) is not None))
+            or (under_heads and _CALL_LINE.match(line) is not None)
+            or (_DECLARATION.fullmatch(line) is not None and block[-1].rstrip()[-1:] in ".;:"))
 
 
 def _marker(line: str) -> str | None:
