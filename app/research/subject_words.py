@@ -43,6 +43,8 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
     of the question's kind (:data:`_KIND_WORDS` of :func:`app.research.topics.topic_kind`); all
     of them when that leaves none. Of a default asked "Which X does Y use?", the words of X
     (:func:`~app.research.default_asks.asked_thing`: "cache", not "Django" or "use", trial 124).
+    Of a "what" question, its words in the subject :func:`app.research.topics.subject` reads
+    ("What does the orient function return?": "orient", not the verb it ends with).
 
     For "X of Y" the words of X, when it has two or more but those (one, as in "list of Y" or
     "state of Y", may be a word any Y has): "retry policy of a graph node" asks about a retry
@@ -67,7 +69,10 @@ def subject_terms(topic: str, rows: Sequence[Mapping[str, Any]] = ()) -> list[st
     if thing and (own := [t for t in subject if mentions([t], thing)]):
         return own
     subject = [t for t in subject if t not in _named_kinds(topic, subject)] or subject
-    head = _OF.split(topic_subject(topic), maxsplit=1)
+    bare = topic_subject(topic)
+    if kind == "what":  # "What does the orient function return?": not "return"
+        subject = [t for t in subject if mentions([t], bare)] or subject
+    head = _OF.split(bare, maxsplit=1)
     if len(head) == 2 and _QUANTIFIER.search(head[0]):  # "turn one of my objects into ...":
         return subject  # of what "one" is, not "turn one" (trial 84, F6)
     if len(head) == 2:  # "retry policy of a graph node" asks about a retry policy

@@ -228,3 +228,20 @@ def test_a_sentence_opening_with_a_conjunction_does_not_lead_the_answer() -> Non
                         "when the server answers slowly.", "throttle.html#0"),
     ])
     assert answer.strip().splitlines()[0].startswith("- The throttle extension"), answer
+
+
+def test_the_verb_a_what_does_question_ends_with_is_no_word_of_its_subject() -> None:
+    # "What does the orient function return?" took "return" for a word of its subject, so
+    # "The transformation ... is returned by the member function pic.calculateTransform()"
+    # (naming "function" and "returned") was the Answer's second bullet over Asymptote's PDF.
+    q = "What does the skew function return?"
+    assert subject_terms(q) == ["skew"]
+    answer = answer_to(q, [
+        item("finding", "The transformation that fits a picture to a frame is returned by the "
+             "member function pic.fit().", "f.md#0"),
+        item("finding", "real skew(pair a, pair b, pair c); returns a positive value if a, b "
+             "and c turn counterclockwise.", "p.md#2"),
+    ])
+    assert "returns a positive value" in answer and "pic.fit" not in answer, answer
+    assert subject_terms("How do I resume a graph after a crash?") == [
+        "resume", "graph", "crash"]  # a how-to's verb is its subject's
