@@ -7,8 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.llm.offline.sentences import prose_sentences
-from app.llm.offline.words import stems
-from app.research.answer_names import unnamed
 from app.research.answer_rank import asked_entries, candidates, in_order, ranked
 from app.research.asked_rows import asked_rows, listing_order
 from app.research.citations import (
@@ -24,7 +22,6 @@ from app.research.citations import (
 from app.research.contrasts import compare_answer, listing_row
 from app.research.definitions import definition_line, definitions, of_asked
 from app.research.entry_rows import default_entries, described_entries
-from app.research.evidence import topic_strength
 from app.research.labels import shown_label
 from app.research.neighbours import about_neighbour, asked_names
 from app.research.own import (
@@ -35,7 +32,7 @@ from app.research.own import (
     passages_by_ref,
 )
 from app.research.reference import entry_label, written_names
-from app.research.relevance import describe_terms, mentioned, name_terms, needed, topic_terms
+from app.research.relevance import describe_terms, mentioned, name_terms, needed
 from app.research.sentence_kinds import fits
 from app.research.signposts import stating
 from app.research.subject_words import subject_terms
@@ -135,14 +132,7 @@ def _chosen(data: ReportInput, kind: str) -> list[dict[str, Any]]:
     "Send vs reducers" was answered by two sentences on ``Send``, trial 113's add_callback and
     spawn_callback by add_callback's alone); then the ranked findings."""
     found = ranked(data, kind)
-    names = sorted({n.lower() for n in name_terms(data.asked)})
-    ordered = in_order(found,
-                       topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
-                                      subject_terms(data.asked, data.rows)),
-                       kind not in ("what", "topic", "compare"), kind in ("what", "topic"),
-                       stems(data.asked) if kind == "what" else frozenset(),
-                       topic_terms(data.asked) if kind == "what" else (),
-                       unnamed(names, found, entry_of(data)))
+    ordered = in_order(found, kind)
     defined = entry_answers(data, kind)
     if defined and kind == "default":
         ordered = _own_defaults(data, defined[0], ordered)

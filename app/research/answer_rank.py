@@ -6,11 +6,12 @@ criteria's names by the Answer's order (:func:`in_order`) and by a how-to's code
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.llm.offline.lists import lead_in
 from app.llm.offline.relevance import defines_asked
+from app.llm.offline.words import stems
+from app.research.answer_names import unnamed
 from app.research.answer_shapes import (
     answers_kind,
     denies,
@@ -23,10 +24,11 @@ from app.research.caveats import asked_harm
 from app.research.citations import claim_key, items
 from app.research.code_answers import beside_code, shows_how
 from app.research.definitions import DEFINES
-from app.research.evidence import document_of, whole_sayers
+from app.research.evidence import document_of, topic_strength, whole_sayers
 from app.research.neighbours import asked_names, speaks_of_its_entry
-from app.research.own import entry_labelled, names_subject, neighbours, passages_by_ref
+from app.research.own import entry_labelled, entry_of, names_subject, neighbours, passages_by_ref
 from app.research.reference import says_default, written_names
+from app.research.relevance import name_terms, topic_terms
 from app.research.sentence_kinds import (
     asked_label,
     conditioned,
@@ -59,6 +61,9 @@ class AnswerRank(NamedTuple):
             advice against it, trial 121, F5); 1 any other; 2 a sentence that goes after those
             that answer (:func:`~app.research.answer_shapes.goes_after`: a warning, a lead-in
             ending in a colon, a history row, one pointing back).
+        unnamed: a question of a kind other than "what" (nor a comparison): it names none of
+            the names the question writes that set the candidates apart
+            (:func:`~app.research.answer_names.unnamed`, trial 125, F2).
         neighbour: its own subject is another thing than the topic ("The TEMP database has a
             default cache size ..."); of a "what" question, any sentence whose subject does not
             name the topic.
@@ -66,6 +71,12 @@ class AnswerRank(NamedTuple):
             of another, 0 code that shows how (:func:`~app.research.code_answers.shows_how`),
             1 a sentence that fits the kind, 2 another, one more for a default asked that it
             only names.
+        undefined: a "what is" question: it does not say what the thing asked is or does
+            (:func:`~app.llm.offline.relevance.defines_asked`, trial 110, F1).
+        unwhole: a "what" question: another candidate names the whole topic by itself, and
+            this one does not (:func:`~app.research.evidence.whole_sayers`, trial 125, F3).
+        weaker: its document is weaker than the strongest of its sub-question's candidates
+            (:func:`~app.research.evidence.topic_strength`).
         no_advice: a "how" question: neither code nor a sentence saying what to do.
         default_unstated: a default asked: the sentence only names it ("sets the default
             TimeoutSec= value", systemd's, trial 87; "rather slow by design", trial 124, M3-F1).
@@ -86,8 +97,12 @@ class AnswerRank(NamedTuple):
 
     order: int = 0
     late: int = 1
+    unnamed: bool = False
     neighbour: bool = False
     unfit: int | bool = False
+    undefined: bool = False
+    unwhole: bool = False
+    weaker: bool = False
     no_advice: bool = False
     default_unstated: bool = False
     conditioned: bool = False
@@ -125,45 +140,34 @@ def asked_entries(data: ReportInput) -> set[str]:
                        (text for text, _h, _ti in passages.values()))
 
 
-def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], strong: dict[str, float],
-             fitted: bool = False, defining: bool = False,
-             asked: frozenset[str] = frozenset(), whole: Sequence[str] = (),
-             unnamed_ids: Collection[int] = ()) -> list[dict[str, Any]]:
-    """The answer's candidate findings in order: by sub-question; within one, those of its
-    strongest document (:func:`app.research.evidence.topic_strength`) first; then by the rest
-    of their rank; a signpost (:func:`~app.research.signposts.stating`) only when there
-    is nothing else ("For tricky behavior, see case and character ranges." was the second of
-    two bullets, trial 104, R4).
-    ``fitted`` (a question of a kind other than "what"): a sentence that answers the kind, not
+def in_order(ranks: list[tuple[AnswerRank, dict[str, Any]]], kind: str) -> list[dict[str, Any]]:
+    """The answer's candidate findings (:func:`ranked`'s, of a question of ``kind``) in order:
+    by sub-question; within one, those of its strongest document
+    (:func:`app.research.evidence.topic_strength`) first; then by the rest of their rank; a
+    signpost (:func:`~app.research.signposts.stating`) only when there is nothing else ("For
+    tricky behavior, see case and character ranges." was the second of two bullets, trial
+    104, R4).
+    Of a kind other than "what", "topic" and "compare", a sentence that answers the kind, not
     a warning, comes before the strongest document's others ("How do I shrink the database
     file": "However, the database file does not shrink." led), after one naming a name that
-    sets the candidates apart when it names none (``unnamed_ids``:
-    :func:`~app.research.answer_names.unnamed`, trial 125, F2). ``defining`` (a "what is"
-    question or a bare topic): a definition whose own subject is the topic does
+    sets the candidates apart when it names none (``unnamed``, trial 125, F2). Of a "what is"
+    question or a bare topic, a definition whose own subject is the topic does
     (else "What is a bare repository?" led with a side fact of the strongest page, the
-    glossary's entry second), then, of a "what is" question (``asked``: its stems), any
-    sentence saying what the thing asked is or does
-    (:func:`~app.llm.offline.relevance.defines_asked`: "The suEXEC feature provides users ...
+    glossary's entry second), then, of a "what is" question, any sentence saying what the
+    thing asked is or does (not ``undefined``: "The suEXEC feature provides users ...
     the ability to run CGI ..." after
     configure.html's "The following options are used to fine tune the behavior of suexec.",
-    its page quoted most, trial 110, F1); then one naming the ``whole`` topic by itself
-    (:func:`~app.research.evidence.whole_sayers`, trial 125, F3)."""
-    lifted = {id(f) for f in whole_sayers([f for _r, f in ranks], strong, whole)}
-    best: dict[int, float] = {}
-    for rank, finding in ranks:
-        best[rank.order] = max(best.get(rank.order, 0.0), strong.get(document_of(finding), 0.0))
+    its page quoted most, trial 110, F1); then one naming the whole topic by itself
+    (not ``unwhole``, trial 125, F3)."""
 
     def key(pair: tuple[AnswerRank, dict[str, Any]]) -> tuple:
-        rank, finding = pair
+        rank, _finding = pair
         lead: tuple = ()
-        if fitted:  # a sentence naming no name that sets the candidates apart: after
-            lead = (rank.late, id(finding) in unnamed_ids, rank.unfit)
-        elif defining:
-            lead = (rank.late, rank.neighbour or rank.unfit) + (
-                (not defines_asked(str(finding["text"]), asked),) if asked else ())
-        weaker = strong.get(document_of(finding), 0.0) < best[rank.order]
-        unlifted = bool(lifted) and id(finding) not in lifted
-        return (rank.order, *lead, unlifted, weaker, rank)  # the rank: its rest (same order)
+        if kind not in ("what", "topic", "compare"):  # naming no name setting them apart: after
+            lead = (rank.late, rank.unnamed, rank.unfit)
+        elif kind in ("what", "topic"):
+            lead = (rank.late, rank.neighbour or rank.unfit, rank.undefined)
+        return (rank.order, *lead, rank.unwhole, rank.weaker, rank)  # the rank: its rest
 
     return stating([finding for _, finding in sorted(ranks, key=key)])
 
@@ -225,4 +229,28 @@ def ranked(data: ReportInput, kind: str) -> list[tuple[AnswerRank, dict[str, Any
                                  conditioned=kind == "default" and conditioned(text),
                                  off_topic=not about)
         out.append((rank, finding))
-    return beside_code(kind, out)  # the code, and what to do, before the rest (P4)
+    return _set_apart(data, kind, beside_code(kind, out))  # the code, and what to do, first (P4)
+
+
+def _set_apart(data: ReportInput, kind: str, ranks: list[tuple[AnswerRank, dict[str, Any]]]
+               ) -> list[tuple[AnswerRank, dict[str, Any]]]:
+    """``ranks`` with the criteria that weigh each candidate against the others: ``unnamed``
+    (a kind other than "what", "topic" and "compare"), ``undefined`` and ``unwhole`` (a "what"
+    question) and ``weaker`` (see :class:`AnswerRank`)."""
+    strong = topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
+                            subject_terms(data.asked, data.rows))
+    fitted, what = kind not in ("what", "topic", "compare"), kind == "what"
+    names = sorted({n.lower() for n in name_terms(data.asked)})
+    apart = unnamed(names, ranks, entry_of(data)) if fitted else set()
+    asked = stems(data.asked) if what else frozenset()
+    lifted = {id(f) for f in whole_sayers([f for _r, f in ranks], strong,
+                                          topic_terms(data.asked) if what else ())}
+    best: dict[int, float] = {}
+    for rank, finding in ranks:
+        best[rank.order] = max(best.get(rank.order, 0.0), strong.get(document_of(finding), 0.0))
+    return [(rank._replace(
+        unnamed=id(finding) in apart,
+        undefined=bool(asked) and not defines_asked(str(finding["text"]), asked),
+        unwhole=bool(lifted) and id(finding) not in lifted,
+        weaker=strong.get(document_of(finding), 0.0) < best[rank.order]), finding)
+        for rank, finding in ranks]
