@@ -45,6 +45,7 @@ from workers.sources.filekinds import (
     inner_name,
     open_regular,
 )
+from workers.sources.left_out import drop_noted
 from workers.sources.text import raw, safe_name
 
 __all__ = ["content_digest", "copies_once", "gzip_size", "title_names"]
@@ -156,15 +157,13 @@ def copies_once(found: list[_File], skipped: Counter[str], notes: list[str] | No
         for group in same.values():
             kept = min(group, key=_kept_first)
             twins.update((entry[0], kept) for entry in group if entry is not kept)
-    if not twins:
-        return found
-    for rel, _path, _st in found:
-        if (kept := twins.get(rel)) is None:
-            continue
-        skipped["copy"] += 1
-        if notes is not None:
-            what = ("a compressed copy" if rel.lower().endswith(GZIP_SUFFIX)
-                    and not kept[0].lower().endswith(GZIP_SUFFIX) else "a copy")
-            notes.append(f"{safe_name(rel)}: skipped, {what} of {safe_name(kept[0])}, "
-                         "indexed once")
-    return [entry for entry in found if entry[0] not in twins]
+    gone = {rel: f"{_copy(rel, kept[0])} of {safe_name(kept[0])}, indexed once"
+            for rel, _path, _st in found if (kept := twins.get(rel)) is not None}
+    return drop_noted(found, gone, skipped, notes, "copy")
+
+
+def _copy(rel: str, kept: str) -> str:
+    """What the file ``rel`` is of the file ``kept``: "a compressed copy" when only it is
+    gzip-compressed, else "a copy"."""
+    return ("a compressed copy" if rel.lower().endswith(GZIP_SUFFIX)
+            and not kept.lower().endswith(GZIP_SUFFIX) else "a copy")

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from workers.sources.filekinds import HTML_EXTENSIONS, file_kind, inner_name
+from workers.sources.left_out import drop_noted
 from workers.sources.text import safe_name
 from workers.sources.walk import rendered_from
 
@@ -52,17 +53,12 @@ def without_shown_downloads(found: list[_File], skipped: Counter[str],
     for ref, path, _st in found:
         if file_kind(path.name) in HTML_EXTENSIONS and _DOWNLOADS not in ref.split("/"):
             pages.setdefault(_stem(path.name), []).append((ref, path))
-    gone: set[str] = set()
+    gone: dict[str, str] = {}
     for ref, path, _st in found:
         if _stem(path.name) not in pages or _build_root(ref, path) is None:
             continue
         shown = next((page for page, at in pages[_stem(path.name)] if rendered_from(at, path)),
                      None)
-        if shown is None:
-            continue
-        gone.add(ref)
-        skipped["copy"] += 1
-        if notes is not None:
-            notes.append(f"{safe_name(ref)}: skipped, a download whose text a page shows "
-                         f"({safe_name(shown)})")
-    return [entry for entry in found if entry[0] not in gone] if gone else found
+        if shown is not None:
+            gone[ref] = f"a download whose text a page shows ({safe_name(shown)})"
+    return drop_noted(found, gone, skipped, notes, "copy")

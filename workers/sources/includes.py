@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from workers.sources.filekinds import head_bytes
+from workers.sources.left_out import drop_noted
 from workers.sources.text import safe_name
 
 __all__ = ["MAX_SOURCE_BYTES", "included_refs", "without_included"]
@@ -77,10 +78,6 @@ def without_included(found: list[tuple[str, Path, Any]], sources: list[tuple[str
             if target in paths and target not in dropped:
                 dropped[target] = page
                 queue.append((target, paths[target], page))  # a fragment's own fragments
-    if not dropped:
-        return found
-    skipped["included"] += len(dropped)
-    if notes is not None:
-        notes.extend(f"{safe_name(ref)}: skipped, included in a page indexed "
-                     f"({safe_name(page)})" for ref, page in sorted(dropped.items()))
-    return [entry for entry in found if entry[0] not in dropped]
+    return drop_noted(found, {ref: f"included in a page indexed ({safe_name(page)})"
+                              for ref, page in sorted(dropped.items())},
+                      skipped, notes, "included")

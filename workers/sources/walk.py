@@ -43,6 +43,7 @@ from workers.sources.filekinds import (
     head_bytes,
     inner_name,
 )
+from workers.sources.left_out import drop_noted
 from workers.sources.note_groups import named_list
 from workers.sources.sitepages import sphinx_source
 from workers.sources.text import plural, raw, safe_name
@@ -276,19 +277,14 @@ def once_each(found: list[_File], skipped: Counter[str], notes: list[str] | None
     for entry in found:
         if entry[2].st_ino:  # 0: a file system without inode numbers; each name counts
             names.setdefault((entry[2].st_dev, entry[2].st_ino), []).append(entry)
-    dropped: set[str] = set()
+    dropped: dict[str, str] = {}
     for entries in names.values():
         if len(entries) < 2:
             continue
         kept = min(entries, key=lambda e: (e[1].is_symlink(), raw(e[0])))
-        for rel, _path, _st in entries:
-            if rel != kept[0]:
-                dropped.add(rel)
-                skipped["link"] += 1
-                if notes is not None:
-                    notes.append(f"{safe_name(rel)}: skipped, the same file as "
-                                 f"{safe_name(kept[0])} (a link to it), indexed once")
-    return [entry for entry in found if entry[0] not in dropped] if dropped else found
+        dropped.update((rel, f"the same file as {safe_name(kept[0])} (a link to it), indexed "
+                             "once") for rel, _path, _st in entries if rel != kept[0])
+    return drop_noted(found, dropped, skipped, notes, "link")
 
 
 _MARKUP_SOURCES = (".txt", ".md", ".markdown", ".rst")
