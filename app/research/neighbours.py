@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from app.llm.offline.headings import heading_of
@@ -293,8 +294,16 @@ def other_command(question: str, ref: str, title: str,
         [False, False]
     """
     doc = ref.split("#", 1)[0]
-    named = commands_named(question, list(pages))
+    named = _commands_named(question, tuple(pages))
     return bool(named) and doc not in named and bool(command_name(doc, title))
+
+
+@lru_cache(maxsize=256)
+def _commands_named(question: str, pages: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """:func:`~workers.sources.commands.commands_named`, made once per question and pages:
+    :func:`other_command` asks it for every sentence of a report's candidates, with the same
+    question and pages (:func:`page_titles`, one tuple per report)."""
+    return frozenset(commands_named(question, pages))
 
 
 def page_titles(rows: Iterable[Mapping[str, Any]]) -> tuple[tuple[str, str], ...]:
