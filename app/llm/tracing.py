@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 __all__ = ["check_tracing"]
@@ -33,20 +34,16 @@ def _reachable(url: str, timeout: float) -> str | None:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         return "its port is not a number"
-    outcome: list[str | None] = []
 
-    def connect() -> None:
+    def connect() -> str | None:
         try:
             socket.create_connection((host, port), timeout=timeout).close()
-            outcome.append(None)
         except OSError as exc:
-            outcome.append(exc.strerror or type(exc).__name__)
+            return exc.strerror or type(exc).__name__
+        return None
 
     # A thread bounds name resolution too (getaddrinfo ignores the socket timeout).
-    probe = threading.Thread(target=connect, daemon=True, name="tracing-probe")
-    probe.start()
-    probe.join(timeout + 0.5)
-    return outcome[0] if outcome else f"no answer within {timeout:g} s"
+    return _within(timeout, connect, "tracing-probe", f"no answer within {timeout:g} s")
 
 
 def _answers_info(url: str, timeout: float, key: str | None = None) -> str | None:
@@ -59,9 +56,8 @@ def _answers_info(url: str, timeout: float, key: str | None = None) -> str | Non
     import urllib.error
     import urllib.request
 
-    outcome: list[str | None] = []
 
-    def get() -> None:
+    def get() -> str | None:
         try:
             headers = {"Accept": "application/json", **({"x-api-key": key} if key else {})}
             request = urllib.request.Request(url.rstrip("/") + "/info", headers=headers)
@@ -71,17 +67,27 @@ def _answers_info(url: str, timeout: float, key: str | None = None) -> str | Non
                 info = json.loads(body)
             except ValueError:
                 info = None
-            outcome.append(None if isinstance(info, dict) else
-                           f"GET /info answered HTTP {response.status} without LangSmith's JSON")
+            return (None if isinstance(info, dict) else
+                    f"GET /info answered HTTP {response.status} without LangSmith's JSON")
         except urllib.error.HTTPError as exc:
-            outcome.append(f"GET /info answered HTTP {exc.code}")
+            return f"GET /info answered HTTP {exc.code}"
         except (OSError, ValueError) as exc:
-            outcome.append(f"GET /info failed: {getattr(exc, 'reason', None) or exc}")
+            return f"GET /info failed: {getattr(exc, 'reason', None) or exc}"
 
-    probe = threading.Thread(target=get, daemon=True, name="tracing-info")
-    probe.start()
-    probe.join(timeout + 0.5)
-    return outcome[0] if outcome else f"no answer to GET /info within {timeout:g} s"
+    return _within(timeout, get, "tracing-info", f"no answer to GET /info within {timeout:g} s")
+
+
+def _within(timeout: float, probe: Callable[[], str | None], name: str,
+            late: str) -> str | None:
+    """What ``probe`` returns (None: the endpoint answered; else why not), run in a daemon
+    thread named ``name`` and waited for ``timeout`` seconds and half a second more; ``late``
+    when it has not returned by then, or raised. The thread is left to end on its own: a
+    socket's timeout does not bound name resolution, and a run must not wait for it."""
+    outcome: list[str | None] = []
+    thread = threading.Thread(target=lambda: outcome.append(probe()), daemon=True, name=name)
+    thread.start()
+    thread.join(timeout + 0.5)
+    return outcome[0] if outcome else late
 
 
 def check_tracing(timeout: float = 2.0) -> str | None:
