@@ -85,7 +85,7 @@ __all__ = ["DROPPED_AT_REVIEW", "NO_RELEVANT_SOURCES", "Relevance", "RunWarning"
 NO_RELEVANT_SOURCES = "no_relevant_sources"
 """Warning code: no retrieved passage mentions any of the topic's own content words."""
 DROPPED_AT_REVIEW = "dropped_at_review"
-"""Warning code: a reviewer dropped every result of the run (``app.research.rounds.dropped_all``):
+"""Warning code: a reviewer dropped every result of the run (``app.research.outcome.dropped_all``):
 the run is ``ok``, and its report has no finding."""
 WORDS_NOT_FOUND = "words_not_found"
 """Warning code: some of the topic's words are in no passage retrieved (``Relevance.missing``),

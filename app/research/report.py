@@ -84,7 +84,7 @@ class ReportInput:
     cited one answers."""
     dropped: int = 0
     """How many results a reviewer dropped when they were all of the run's
-    (:func:`app.research.rounds.dropped_all`): the report says so instead of "no sourced answer
+    (:func:`app.research.outcome.dropped_all`): the report says so instead of "no sourced answer
     was found in the corpus"; 0 otherwise."""
     _memo: dict[str, tuple[tuple[int, int], Any]] = field(
         default_factory=dict, init=False, repr=False, compare=False)

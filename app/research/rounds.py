@@ -1,5 +1,6 @@
 """The map-reduce loop's decisions, as pure functions of state: which envelopes belong to this
-run, which tasks the next dispatch sends, when the rounds stop, and the run's outcome.
+run, which tasks the next dispatch sends, and when the rounds stop (the run's outcome once
+they have: :mod:`app.research.outcome`).
 
 Pure, so the graph's conditional edges can call them: LangGraph re-evaluates an edge on the
 updated state after ``update_state`` (a Studio edit or fork) and on a replay, with no runtime, and
@@ -21,13 +22,13 @@ from app.research.plan_check import round_of as _round
 from app.research.plan_check import this_run as _this_run
 from app.research.topics import compare_parts, main_question, topic_kind
 from app.settings.config import ROUNDS_BOUND
-from state import KEPT, ResearchState, Routing, Task, attempt_failed, make_envelope_id
+from state import ResearchState, Routing, Task, attempt_failed, make_envelope_id
 
 __all__ = [
-    "MISSING_ROW", "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS",
-    "NextRound", "current_envelopes", "dropped_all", "fan_out", "first_round", "first_wave",
-    "highest_round", "kept_notes", "new_round", "next_round", "pending_tasks", "recursion_limit",
-    "round_in_run", "routing_of", "run_outcome", "wave", "waves"]
+    "STEPS_AFTER_MAP", "STEPS_PER_ROUND", "WAVES_PER_ROUND", "WAVE_TASKS", "NextRound",
+    "current_envelopes", "fan_out", "first_round", "first_wave", "highest_round", "new_round",
+    "next_round", "pending_tasks", "recursion_limit", "round_in_run", "routing_of", "state_texts",
+    "wave", "waves"]
 
 def highest_round(state: Mapping[str, Any]) -> int:
     """The highest ``round`` the thread has seen: its ``round`` channel or any envelope's (0 for
@@ -125,7 +126,7 @@ def round_in_run(round_: int, first_rounds: Iterable[int]) -> int:
     return round_ - max((f for f in first_rounds if f <= round_), default=1) + 1
 
 
-def _texts(value: Any) -> list[str]:
+def state_texts(value: Any) -> list[str]:
     """The strings of a list in state (``sub_questions``, ``dropped``, ``redo``); none of a
     value of another type (a state edit's: the nodes refuse it, in one line naming the key,
     :func:`app.research.plan_check.check_plan`; an edge must not fail on it first, in a 500)."""
@@ -136,9 +137,9 @@ def current_envelopes(state: ResearchState) -> list[dict[str, Any]]:
     """The envelopes of this run: those whose task is one of the current sub-questions, whose
     ``as_of`` is the run's and whose round is this run's, less those dropped at review. (A
     thread that is run again keeps older envelopes in the channel.)"""
-    questions = set(_texts(state.get("sub_questions")))
+    questions = set(state_texts(state.get("sub_questions")))
     as_of = state.get("as_of")
-    dropped = set(_texts(state.get("dropped")))
+    dropped = set(state_texts(state.get("dropped")))
     first = _this_run(state)
     return [
         e
@@ -165,13 +166,13 @@ def pending_tasks(state: Mapping[str, Any], workers: Sequence[str]) -> list[Task
     routing = routing_of(state, workers)
     round_ = _round(state, 0) or routing["first_round"]
     topic, as_of = state.get("topic") or "", state.get("as_of") or ""
-    dropped = set(_texts(state.get("dropped")))
-    redo = set(_texts(state.get("redo")))
+    dropped = set(state_texts(state.get("dropped")))
+    redo = set(state_texts(state.get("redo")))
     first = routing["first_round"]
     mine = {e.get("envelope_id"): e for e in state.get("envelopes") or []
             if _round(e, first) >= first}
     tasks: list[Task] = []
-    for question in _texts(state.get("sub_questions")):
+    for question in state_texts(state.get("sub_questions")):
         for worker in routing["workers"]:
             eid = make_envelope_id(worker, question, as_of)
             if eid in dropped:
@@ -246,97 +247,6 @@ def next_round(state: Mapping[str, Any], workers: Sequence[str], *, rounds: int,
         return NextRound(None, len(failed),
                          f"{budget}: {len(failed)} failed task(s) were not dispatched again")
     return NextRound(new_round(state), len(failed), None)
-
-
-MISSING_ROW = "its row is missing from the results database"
-"""A failed task's ``error`` when its envelope has no row (:func:`run_outcome`)."""
-
-
-def run_outcome(state: ResearchState, rows: Sequence[Mapping[str, Any]] | None = None
-                ) -> tuple[str, list[dict[str, Any]]]:
-    """The run's outcome from its current envelopes: ``("ok" | "partial" | "failed",
-    failed_tasks)``, each failed task ``{envelope_id, worker, task_key, error, kept}``.
-
-    ``kept`` says an earlier ok result of the task was kept over this run's failure: in state
-    (reducer rule 8; ``error`` is then the failure's), or in ``rows``, the run's rows read back
-    (``envelope_id``, ``status``): the results database never replaces an ok row by an error,
-    whatever the state held. With ``rows`` read, an envelope that has none is a failed task
-    too (``error``: :data:`MISSING_ROW`): a state edit or a thread's copy marked it persisted,
-    or skipped ``persist``, and the served verdict said ``ok`` over a database missing the
-    rows (the CLI's summary counted them, the graph did not).
-    ``partial``: some tasks failed for good (after every round);
-    ``failed``: all of them did (or the run has no task at all), earlier results kept or not.
-    A run whose every result a reviewer dropped (:func:`dropped_all`) is ``ok``: no task
-    failed, keeping nothing was the review's decision (it once ended ``failed``, exit 1,
-    with no failed task and no line saying why).
-
-    Example:
-        >>> state = {"sub_questions": ["q"], "as_of": "d", "envelopes": [
-        ...     {"envelope_id": "a", "worker": "w", "task_key": "q", "as_of": "d",
-        ...      "status": "ok", "kept": {"round": 1, "error": "E"}},
-        ...     {"envelope_id": "b", "worker": "v", "task_key": "q", "as_of": "d",
-        ...      "status": "error", "error": "F"}]}
-        >>> run_outcome(state, [{"envelope_id": "b", "status": "ok"}])
-        ('failed', [{'envelope_id': 'a', 'worker': 'w', 'task_key': 'q', 'error': 'E', \
-'kept': True}, {'envelope_id': 'b', 'worker': 'v', 'task_key': 'q', 'error': 'F', 'kept': True}])
-    """
-    envelopes = current_envelopes(state)
-    ok_rows = {r["envelope_id"] for r in rows or () if r.get("status", "ok") == "ok"}
-    found = None if rows is None else {r["envelope_id"] for r in rows}
-    failed = [
-        {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
-         "error": (_kept(e) or e).get("error") or "",
-         "kept": _kept(e) is not None or e["envelope_id"] in ok_rows}
-        for e in envelopes if attempt_failed(e)
-    ]
-    if found is not None:  # a result the database does not hold is no result
-        failed += [{"envelope_id": e["envelope_id"], "worker": e["worker"],
-                    "task_key": e["task_key"], "error": MISSING_ROW, "kept": False}
-                   for e in envelopes if e["envelope_id"] not in found and not attempt_failed(e)]
-    if not envelopes and dropped_all(state):
-        return "ok", []
-    if not envelopes or len(failed) == len(envelopes):
-        return "failed", failed
-    return ("partial" if failed else "ok"), failed
-
-
-def dropped_all(state: Mapping[str, Any]) -> int:
-    """How many results of this run a reviewer dropped, when they were all of them (no current
-    envelope is left); else 0.
-
-    Example:
-        >>> dropped_all({"sub_questions": ["Why?"], "as_of": "d", "dropped": ["c:1"],
-        ...              "envelopes": [{"envelope_id": "c:1", "task_key": "Why?", "as_of": "d"}]})
-        1
-    """
-    if current_envelopes(state):  # type: ignore[arg-type]
-        return 0
-    questions, as_of = set(_texts(state.get("sub_questions"))), state.get("as_of")
-    dropped = set(_texts(state.get("dropped")))
-    return len({e.get("envelope_id") for e in state.get("envelopes") or []
-                if e.get("envelope_id") in dropped and e.get("task_key") in questions
-                and e.get("as_of") == as_of})
-
-
-def _kept(envelope: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The failed attempt an ok envelope was kept over (``{"round", "error"}``), or None."""
-    mark = envelope.get(KEPT)
-    return mark if isinstance(mark, Mapping) else None
-
-
-def kept_notes(failed_tasks: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The one note for the failed tasks whose earlier result was kept (:func:`run_outcome`),
-    or none.
-
-    Example:
-        >>> kept_notes([{"kept": True}, {"kept": False}, {"kept": True}])
-        ['2 task(s) failed in this run and their earlier results were kept (rows unchanged)']
-    """
-    kept = sum(1 for t in failed_tasks if t.get("kept"))
-    if not kept:
-        return []
-    return [f"{kept} task(s) failed in this run and their earlier results were kept "
-            "(rows unchanged)"]
 
 
 STEPS_PER_ROUND = 3

@@ -10,8 +10,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
 from app.research.notes import coalesce_notes
+from app.research.outcome import MISSING_ROW, run_outcome
 from app.research.relevance import relevance_warnings
-from app.research.rounds import MISSING_ROW, current_envelopes, run_outcome
+from app.research.rounds import current_envelopes
 from app.storage import ResultsStore, Storage
 from state import envelope_key
 
@@ -46,7 +47,7 @@ class RunSummary:
     failed_tasks: list[dict[str, Any]] | None = None
     """The graph's ``failed_tasks``: ``{envelope_id, worker, task_key, error, kept}`` each
     (``kept``: an earlier ok result of the task was kept; see
-    :func:`app.research.rounds.run_outcome`)."""
+    :func:`app.research.outcome.run_outcome`)."""
     warnings: list[dict[str, str]] = field(default_factory=list)
     """``[{"code", "message"}]`` about what the run found (e.g. ``no_relevant_sources``: see
     :mod:`app.research.relevance`); empty when all is well. A warning does not make the run fail."""
@@ -192,7 +193,7 @@ def _count_rows(store: ResultsStore, thread_id: str, ids: list[str], channel_ext
 
 def _errors(failed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The summary's ``errors``: ``{worker, sub_question, error, kept}`` of each failed task,
-    but those failed for a missing row (:data:`~app.research.rounds.MISSING_ROW`): the
+    but those failed for a missing row (:data:`~app.research.outcome.MISSING_ROW`): the
     summary counts them (``missing_rows``) and one note names them with the way on."""
     return [{"worker": t["worker"], "sub_question": t["task_key"], "error": t.get("error") or "",
              "kept": bool(t.get("kept"))} for t in failed if t.get("error") != MISSING_ROW]
@@ -212,7 +213,7 @@ def _record_end(store: ResultsStore, summary: RunSummary) -> None:
 
 def _outcome(final: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     """The graph's ``outcome`` and ``failed_tasks`` in ``final`` (judged by
-    :func:`app.research.rounds.run_outcome` for a state written before the graph recorded
+    :func:`app.research.outcome.run_outcome` for a state written before the graph recorded
     them)."""
     outcome, failed = final.get("outcome"), final.get("failed_tasks")
     if outcome is None:

@@ -86,7 +86,7 @@ def _unwritten(envelope: dict[str, Any], written: set[str] | None) -> bool:
     ``persisted`` is state a client may edit: a Studio edit, or a thread's copy, marked
     envelopes persisted that no row held, and the run said ``ok``; one
     whose payload is gone is counted missing by the verdict
-    (:func:`app.research.rounds.run_outcome`)."""
+    (:func:`app.research.outcome.run_outcome`)."""
     if not envelope.get("persisted"):
         return True
     if written is None or envelope["envelope_id"] in written:

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 
 from app.graph.nodes.common import check_run_plan, check_same_corpus, thread_id_of
 from app.graph.resources import Models, Resources
+from app.research.outcome import dropped_all, kept_notes, run_outcome
 from app.research.relevance import (
     DROPPED_AT_REVIEW,
     WORDS_NOT_FOUND,
@@ -29,7 +30,7 @@ from app.research.report import (
     write_report,
 )
 from app.research.report_files import report_thread
-from app.research.rounds import current_envelopes, dropped_all, kept_notes, run_outcome
+from app.research.rounds import current_envelopes
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
 from state import ResearchState
