@@ -5,8 +5,8 @@ graph's nodes look their models and corpus up in, passes the run's settings as L
 runtime ``context``, and turns the graph's ``custom`` stream into progress events. The CLI parses
 arguments and prints; this module does the work, so tests and scripts can call it in-process too.
 Thread identity and locking are in ``app/runs/threads.py``, how a run continues its thread in
-``app/runs/resume.py``, the streaming in ``app/runs/stream.py``, the summary in
-``app/runs/summary.py``.
+``app/runs/resume.py``, what it says as it starts in ``app/runs/announce.py``, the streaming in
+``app/runs/stream.py``, the summary in ``app/runs/summary.py``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from app.research.notes import too_large
 from app.research.plan_check import BadPlan
 from app.research.review import ReviewPause, awaiting
 from app.research.rounds import recursion_limit
+from app.runs.announce import announce, note_choices, note_other_days, planned_once
 from app.runs.as_of_note import future_note
-from app.runs.choices import choices_note, choices_record, continued_with
+from app.runs.choices import choices_record, continued_with
 from app.runs.compiled import open_graph
 from app.runs.recorded_out import out_record
 from app.runs.resume import Start, as_planned, progress_at_start, read_thread, what_to_run
@@ -37,7 +38,6 @@ from app.runs.threads import (
     is_unfinished,
     recorded_run,
     run_thread_id,
-    unfinished_alike,
 )
 from app.settings.config import MAX_CONCURRENCY_BOUND, Settings
 from app.settings.hints import research_command, thread_command
@@ -101,12 +101,6 @@ def _thread_of(request: RunRequest, settings: Settings, storage: Storage
     return thread_id, recorded, continued_with(settings, recorded, request.asked)
 
 
-def _note_choices(emit: Event, thread_id: str, continued: Any, restarted: bool) -> None:
-    """Say which recorded choices a continuation keeps or changes (:func:`choices_note`)."""
-    if said := choices_note(thread_id, continued, restarted=restarted):
-        emit("note", {"thread_id": thread_id, "text": said})
-
-
 def run_research(request: RunRequest, settings: Settings, on_event: Event | None = None
                  ) -> RunSummary | ReviewPause:
     """Run (or resume) one research thread to its end, or to a review pause, and summarize it.
@@ -158,13 +152,13 @@ def run_research(request: RunRequest, settings: Settings, on_event: Event | None
                             thread_id, restarted, settings)
         _record_start(storage, thread_id, start, labels["model"], settings, resources)
         counts = progress_at_start(snapshot, start, workers)
-        said = _announce(emit, thread_id, values, start, counts, pending is not None, labels,
-                         too_large(resources.corpus(settings.context()).notes))
-        _note_other_days(emit, storage, thread_id, request, recorded, settings)
-        _note_choices(emit, thread_id, continued, restarted is not None)
+        said = announce(emit, thread_id, values, start, counts, pending is not None, labels,
+                        too_large(resources.corpus(settings.context()).notes))
+        note_other_days(emit, storage, thread_id, request.topic, request.as_of, recorded, settings)
+        note_choices(emit, thread_id, continued, restarted is not None)
         written: dict[str, dict[str, Any]] = {}  # the last "persisted" and "report" events
         unreached = _stream(graph, start, config, settings, resources, storage, counts,
-                            _planned_once(emit, said), written)
+                            planned_once(emit, said), written)
         return _conclude(graph, config, storage, start, labels, len(workers), started,
                          written, unreached, _recompute(start, settings))
 
@@ -258,54 +252,6 @@ def _keep_out(storage: Storage, thread_id: str, recorded: dict[str, Any] | None,
     if recorded is not None and out is not None and out != recorded.get("report_out"):
         with storage.results() as store:
             store.record_out(thread_id, out)
-
-
-def _announce(emit: Event, thread_id: str, values: dict[str, Any], start: Start, counts: Any,
-              reviewed: bool, labels: dict[str, str], notes: list[str]) -> bool:
-    """Emit the run's ``start`` event (where it resumes, what is restored), a ``note`` for each
-    of ``notes`` and, unless a review decision continues it (its plan was shown at the pause),
-    the ``planned`` one; whether it emitted that."""
-    if start.restarted:
-        emit("note", {"thread_id": thread_id, "text": start.restarted})
-    emit("start", {"thread_id": thread_id, "resumed_from_step": start.resumed_from,
-                   "rerun": (bool(values.get("topic")) and start.resumed_from is None
-                             and not start.restarted),
-                   "restored": len(counts.restored), "step_tasks": counts.step_tasks,
-                   "at": counts.at, "review": reviewed, "topic": start.topic,
-                   "as_of": start.as_of, **labels})
-    for text in notes:
-        emit("note", {"thread_id": thread_id, "text": text})
-    if counts.planned is not None and not reviewed:
-        emit("planned", counts.planned)
-        return True
-    return False
-
-
-def _planned_once(emit: Event, said: bool) -> Event:
-    """``emit`` less the stream's first ``planned`` event when :func:`_announce` emitted the
-    plan already: a run resumed at ``dispatch`` runs it again, and it announces the round's
-    plan too (else the plan and its questions were printed twice)."""
-    if not said:
-        return emit
-    shown = [True]
-
-    def emit_once(kind: str, data: dict[str, Any]) -> None:
-        if kind == "planned" and shown:
-            shown.clear()
-            return
-        emit(kind, data)
-    return emit_once
-
-
-def _note_other_days(emit: Event, storage: Storage, thread_id: str, request: RunRequest,
-                     recorded: dict[str, Any] | None, settings: Settings) -> None:
-    """When the run starts a new thread (``recorded`` None) of a topic, a ``note`` event for
-    each unfinished thread of the same topic, spelled otherwise or on another ``as_of``
-    (:func:`app.runs.threads.unfinished_alike`)."""
-    if recorded is not None or request.topic is None:
-        return
-    for text in unfinished_alike(storage, thread_id, request.topic, request.as_of, settings):
-        emit("note", {"thread_id": thread_id, "text": text})
 
 
 def _recompute(start: Start, settings: Settings) -> str:
