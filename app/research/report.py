@@ -33,22 +33,24 @@ from app.research.definitions import definition_line
 from app.research.evidence import document_of, retrieval, used_documents
 from app.research.facet_sections import facet_answered, facet_findings
 from app.research.labels import shown_label
-from app.research.notes import coalesce_notes, folded_notes, unknown_kind_notes
+from app.research.notes import folded_notes
 from app.research.own import caveat_own, entry_own, subject_own
 from app.research.reference import unlabelled
 from app.research.relevance import Relevance, judge, missing_note
 from app.research.report_files import report_filename, report_path, write_report
+from app.research.report_frame import closing_lines, dropped_report, header_lines
 from app.research.rows import ok_items
 from app.research.settling import settle, trim_side_documents
 from app.research.signposts import pointers_out, stated
 from app.research.subject_words import subject_terms
-from app.research.text import bullet, clip, clip_middle, visible_text, wording
-from workers.sources.base import code_span, inert_markdown
+from app.research.text import bullet, clip, visible_text, wording
+from workers.sources.base import inert_markdown
 
 __all__ = ["ReportInput", "render_markdown", "report_filename", "report_path", "write_report"]
 
 _LINE = 400
-"""The most characters of a bullet's text (a claim, a summary sentence, a note)."""
+"""The most characters of a bullet's text (a claim, a summary sentence; a note's line is twice
+as long: :mod:`app.research.report_frame`)."""
 
 
 @dataclass
@@ -296,7 +298,7 @@ def render_markdown(data: ReportInput) -> str:
     URLs), no text can open an HTML tag or a link (:func:`workers.sources.base.inert_markdown`):
     a search result's snippet or a planner's question is not the report's markup.
     """
-    text = _dropped_report(data) if data.dropped and not data.rows else _render(data)
+    text = dropped_report(data) if data.dropped and not data.rows else _render(data)
     body, sources, cited = text.partition("\n## Sources\n")  # its links: citations' own
     return visible_text(inert_markdown(body) + sources + cited)
 
@@ -307,7 +309,7 @@ def _render(data: ReportInput) -> str:
     errors = [r for r in data.rows if r["status"] == "error"]
     relevance = data.relevance or judge(data.asked, data.rows)
     wanted, warnings = relevance.wanted, relevance.warnings
-    lines = _header_lines(data, errors)
+    lines = header_lines(data, errors)
     answered: set[tuple[str, str]] = set()  # the Answer's claims: said once, there
     answer: list[str] = []
     if warnings:
@@ -337,62 +339,7 @@ def _render(data: ReportInput) -> str:
     # the topic's own question is what the Answer answers: named, it read as dropped
     folded = folded if data.replaced else [q for q in folded if q != data.sub_questions[0]]
     data = dataclasses.replace(data, notes=[*data.notes, *folded_notes(folded, data.settled_out)])
-    lines += _closing_lines(data, errors)
+    lines += closing_lines(data, errors)
     lines += ["## Sources", ""]
     lines += cites.lines() or ["No sources were cited."]
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _dropped_report(data: ReportInput) -> str:
-    """The report of a run whose every result a reviewer dropped: it says so where the Answer
-    would be (it once said "No sourced answer was found in the corpus", and "No limitations or
-    warnings were found", of a corpus that had them), with the Notes naming each drop."""
-    lines = _header_lines(data, [])
-    lines += ["## Answer", "",
-              f"- _Every result ({data.dropped}) was dropped at review: nothing was persisted, "
-              "and no finding is reported (see Notes)._", ""]
-    lines += _closing_lines(data, [])
-    lines += ["## Sources", "", "No sources were cited."]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _header_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
-    """The report's title and run facts: titled by the plan that ran, so a plan replaced at
-    review is titled by its questions, with the topic it replaced said below."""
-    workers = sorted({r["worker"] for r in data.rows})
-    if data.replaced:
-        title = "; ".join(data.sub_questions)
-        # the report cannot tell a review's replacement from a state edit's (a Studio
-        # fork's report said "at review", with no review in the run)
-        topic = [f"- Topic: {clip(data.topic, 200)} (its plan was replaced at review or by a "
-                 "state edit: this "
-                 f"report answers the {len(data.sub_questions)} sub-question(s) of the plan "
-                 "that ran, in place of the planner's)"]
-    else:
-        title, topic = data.topic, []
-    return [
-        f"# Research report: {clip(title, 200)}",
-        "",
-        *topic,
-        f"- As of: {data.as_of}",
-        f"- Model: {data.model_label}",
-        f"- Thread: {code_span(data.thread_id)}",
-        f"- Workers: {', '.join(workers) or 'none'}; envelopes: {len(data.rows)}; "
-        f"errors: {len(errors)}",
-        "",
-    ]
-
-
-def _closing_lines(data: ReportInput, errors: list[dict[str, Any]]) -> list[str]:
-    """The Failures section (when a worker ended in error) and the Notes."""
-    lines: list[str] = []
-    if errors:
-        lines += ["## Failures", "", *(
-            f"- `{r['worker']}` on \"{clip(r['task_key'], 120)}\": {r['error']}" for r in errors)]
-        lines.append("")
-    notes = coalesce_notes(data.notes) + unknown_kind_notes(data.rows)  # a line per run of rounds
-    if notes:
-        lines += ["## Notes", ""]
-        lines += [f"- {clip_middle(n, 2 * _LINE)}" for n in notes]  # its end says why
-        lines.append("")
-    return lines
