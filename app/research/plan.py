@@ -137,12 +137,18 @@ the version alone is no question, so it is asked whole, no phrase its own facet.
 
 
 def asked_whole(topic: str) -> bool:
-    """Whether ``topic`` is asked whole (:data:`_WHOLE`), so no phrase of its subject is a facet
-    of its own: one drops what makes the question the question (trial 125, F4: "What are the
-    new features in bash-5.2?" planned "What are the new features?" and "What is bash-5.2?",
-    answered "This is GNU Bash, version 5.2."). A yes/no question keeps its facets ("Can I
-    write my views with async def?": "What is async def?", trial 121, F3), though "Can bash do
-    math with decimal numbers?" loses its qualifier in "Can bash do math?" (left open).
+    """Whether ``topic`` is asked whole, so no phrase of its subject is a facet of its own: a
+    facet must be a question a person would ask about the topic, and the phrases of these are
+    not. A thing of a version (:data:`_WHOLE`): one drops what makes the question the question
+    (trial 125, F4: "What are the new features in bash-5.2?" planned "What are the new
+    features?" and "What is bash-5.2?", answered "This is GNU Bash, version 5.2."). A yes/no
+    question about a thing (:data:`_THINGS_YES_NO`): it asks whether the thing can do
+    something *with* its qualifier, so its first phrase asks another question (the
+    qualifier's answer may be no where the rest's is yes) and its second one about the
+    qualifier, not the thing ("Can bash do math with decimal numbers?" planned "Can bash do
+    math?" and "What are decimal numbers?", trial 125, F4). The asker's own yes/no question
+    keeps its facets: "Can I write my views with async def?" wants to do a thing, and asks
+    how to write views and what async def is (trial 121, F3).
 
     Example:
         >>> asked_whole("What are the new features in bash-5.2?"), asked_whole("What is HTTP/2?")
@@ -150,8 +156,20 @@ def asked_whole(topic: str) -> bool:
         >>> asked_whole("What is the retry policy of a graph node?"), asked_whole(
         ...     "How do I round to 2.5 points?"), asked_whole("What changed in Python 3.11?")
         (False, False, True)
+        >>> asked_whole("Can bash do math with decimal numbers?"), asked_whole(
+        ...     "Can I write my views with async def?")
+        (True, False)
     """
-    return _WHOLE.search(topic) is not None
+    return _WHOLE.search(topic) is not None or _THINGS_YES_NO.match(topic) is not None
+
+
+_THINGS_YES_NO = re.compile(
+    r"^\W*(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|does|do|did|"
+    r"has|have)\s+(?!(?:i|we|you|one|it|there|this|that|my|our|your|me|us)\b)[^\W\d_]",
+    re.IGNORECASE)
+"""A yes/no question whose subject is a thing ("Can *bash* do math ...?", "Is *the
+checkpointer* safe ...?"), not the asker ("Can I ...", "Should we ...", "Can my app ..."), a
+placeholder ("Is it possible to ...", "Is there a way ...") or a pointer ("Does this ...")."""
 
 
 def corpus_plan(topic: str, source: Any, reached: int = 1) -> list[str]:

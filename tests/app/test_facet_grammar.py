@@ -145,3 +145,22 @@ def test_a_facet_asks_the_action_without_the_words_that_ask_it() -> None:
                   "May I sign my tags by ssh keys?", "Do I need to run my app with gunicorn?",
                   "Can I not run my app with gunicorn workers?"):
         assert not any(q.startswith("How do you") for q in offline_plan(topic)), topic
+
+
+def test_a_yes_no_question_about_a_thing_is_planned_whole() -> None:
+    # trial 125, F4: "Can bash do math with decimal numbers?" planned "Can bash do math?" (yes,
+    # where the question's answer is no) and "What are decimal numbers?" (not about bash)
+    for topic in ("Can bash do math with decimal numbers?",
+                  "Is the checkpointer safe with async nodes?",
+                  "Can cron run with second precision?", "Is the parser fast with huge files?"):
+        assert offline_plan(topic) == [topic], topic
+
+
+def test_the_askers_own_yes_no_question_keeps_its_facets() -> None:
+    # a wish to do a thing: how to do it and what its means are (trial 121, F3)
+    assert offline_plan("Can I write my views with async def?")[1:] == [
+        "How do you write your views?", "What is async def?"]
+    assert offline_plan("Could we deploy our app using docker containers?")[1:] == [
+        "Could we deploy our app?", "What are docker containers?"]
+    assert offline_plan("Is it possible to sign my tags with ssh keys?") != [
+        "Is it possible to sign my tags with ssh keys?"]
