@@ -21,7 +21,10 @@ the *retrieved items* against the *topic's own* content words, as the user wrote
   the corpus lacks that weigh too little to warn ("Tomcat *JDBC* connection pool size");
 * :func:`~app.research.unsaid.unsaid_subject`: the topic's names no retrieved item mentions,
   with its words the corpus lacks, when they weigh as much as the words the items do mention:
-  the product a near miss asks about ("JUnit tests with *Maven*" over pytest's manual);
+  the product a near miss asks about ("JUnit tests with *Maven*" over pytest's manual); and
+  a word the corpus holds in a passage or two that the items say only apart from the word it
+  modifies in the topic, with that word (:func:`~app.research.unsaid.said_apart`: "*dark*
+  mode" over Sphinx's manual, which says "pygments_dark_style" and "this mode");
 * :func:`relevance_warnings`: ``no_relevant_sources`` when the run has results and none of them
   is on topic, or the topic's weight is in words the corpus never uses, or in its subject no
   retrieved item names. The report says so
@@ -68,6 +71,8 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
 from app.research.unreached import unreached_sources
 from app.research.unsaid import (  # re-exported: what the retrieved items leave unsaid
     asker_words,
+    describe_unsaid,
+    said_apart,
     unretrieved_names,
     unretrieved_phrases,
     unretrieved_words,
@@ -211,7 +216,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     terms = [t for t in terms if t not in unnamed]
     names = name_terms(topic)
     # the thing asked about, named by no retrieved item, is the topic (trial 123, F5)
-    subject = unsaid_subject(terms, names, rows, stats)
+    subject = unsaid_subject(terms, names, rows, stats, topic)
     unknown = subject or unknown_terms(terms, stats)
     missing = () if subject else _one_missing(terms, unknown, rows, names, stats)
     if missing:  # judged by the rest, the missing word named
@@ -226,7 +231,8 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
         missing += tuple(t for t in unretrieved_words(judged_terms(terms, names), rows, names)
                          if t not in missing and t not in own and stats.rare(t))
     judged = judged_terms(terms, names)
-    wanted = (describe_terms(unknown, asked=topic) if unknown
+    wanted = (_unsaid_wanted(topic, subject, judged, names, rows, stats) if subject
+              else describe_terms(unknown, asked=topic) if unknown
               else describe_terms(judged, needed(judged), topic))
     found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)
     if not terms or not any(r.get("status") == "ok" for r in rows):
@@ -241,6 +247,17 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
         f"{verdict.sources} say nothing about \"{shown}\": no retrieved passage mentions "
         f"{wanted}{verdict.not_reached}",
     )], unreached)
+
+
+def _unsaid_wanted(topic: str, subject: Sequence[str], judged: Sequence[str],
+                   names: Iterable[str], rows: Sequence[Mapping[str, Any]],
+                   stats: TermStats | None) -> str:
+    """What the warning says no retrieved passage mentions of the ``subject`` no item names
+    (:func:`unsaid_subject`): a word said only in passing, beside the words it was not said
+    with (:func:`~app.research.unsaid.describe_unsaid`)."""
+    texts = [item_words(item) for _row, item in ok_items(rows) if item.get("ref")]
+    apart = said_apart(judged, names, texts, stats, topic) if stats is not None else {}
+    return describe_unsaid(subject, apart, topic)
 
 
 def spelled_out(terms: Sequence[str], stats: TermStats | None,

@@ -13,14 +13,14 @@ from typing import Any
 
 from app.research.rows import ok_items
 from app.research.term_stats import TermStats, absent_terms
-from app.research.topic_words import item_words, judged_terms, mentioned
+from app.research.topic_words import describe_terms, item_words, judged_terms, mentioned, needed
 
-__all__ = ["asker_words", "unretrieved_names", "unretrieved_phrases", "unretrieved_words",
-           "unsaid_subject"]
+__all__ = ["asker_words", "describe_unsaid", "head_of", "passing_words", "said_apart",
+           "unretrieved_names", "unretrieved_phrases", "unretrieved_words", "unsaid_subject"]
 
 
 def unsaid_subject(terms: Sequence[str], names: Iterable[str], rows: Iterable[Mapping[str, Any]],
-                   stats: TermStats | None) -> list[str]:
+                   stats: TermStats | None, topic: str = "") -> list[str]:
     """The thing the topic asks about, when no retrieved item names it: its names
     (:func:`~app.research.topic_words.name_terms`) no retrieved item mentions, with the words
     no passage of the corpus uses (:func:`~app.research.term_stats.absent_terms`), when they
@@ -36,7 +36,9 @@ def unsaid_subject(terms: Sequence[str], names: Iterable[str], rows: Iterable[Ma
     MongoDB collection" by SQLAlchemy's indexes, each under a note that asked whether the
     word was a typo (trial 123, F5; trial 121, F7: "a Jenkins pipeline"). A word a passage
     the search ranked lower holds (a plain word: "sitting", "app") is no name: a paraphrase
-    lacks the documents' words by design, and is not warned for them.
+    lacks the documents' words by design, and is not warned for them. A rare word the items
+    say only apart from the word it modifies (:func:`passing_words`: "*dark* mode"), and that
+    word, count as words they do not say (trial 125).
 
     Example:
         >>> rows = [{"status": "ok", "structured": {"items": [{"kind": "passage",
@@ -58,11 +60,132 @@ def unsaid_subject(terms: Sequence[str], names: Iterable[str], rows: Iterable[Ma
     if lost:  # a slip of a word some item says is a typo (the items' words read only then)
         words = _said_words(texts)
         lost = [t for t in lost if not words & _swaps(t)]
+    lost += [t for t in passing_words(judged, named, texts, stats, topic) if t not in lost]
     subject = [t for t in judged if t in lost or t in absent]
     unsaid = sum(stats.weight(t) for t in subject)
-    if not lost or unsaid < sum(stats.weight(t) for t in judged if t in said):
+    if not lost or unsaid < sum(stats.weight(t) for t in judged if t in said and t not in lost):
         return []
     return subject
+
+
+def passing_words(judged: Sequence[str], names: Iterable[str], texts: Sequence[str],
+                  stats: TermStats, topic: str = "") -> list[str]:
+    """The words of :func:`said_apart`, each with the word it modifies: the compound said
+    apart is not said ("this *mode*" is no dark mode, nor a theme's "dark" style).
+
+    Example:
+        >>> stats = TermStats(2684, {"switch": 16, "theme": 188, "dark": 2, "mode": 39})
+        >>> passing_words(["switch", "theme", "dark", "mode"], (), [
+        ...     "pygments_dark_style: (prefers-color-scheme: dark) for the theme",
+        ...     "You can activate this mode using the -n command-line switch."], stats,
+        ...     "How do I switch the HTML theme to dark mode?")
+        ['dark', 'mode']
+    """
+    out: list[str] = []
+    for term, beside in said_apart(judged, names, texts, stats, topic).items():
+        out += [t for t in (term, *beside) if t not in out]
+    return out
+
+
+def said_apart(judged: Sequence[str], names: Iterable[str], texts: Sequence[str],
+               stats: TermStats, topic: str = "") -> dict[str, tuple[str, ...]]:
+    """The ``judged`` words the corpus holds in few passages (:meth:`TermStats.rare`, in one
+    at least) that modify the word after them in ``topic`` (:func:`head_of`: "*dark* mode",
+    "a *Docker* container"), which no retrieved item (``texts``, :func:`item_words`) saying
+    them says: each with that word. None of a topic of one or two words, whose items need
+    name one of them only (:func:`needed`); nor a word of how the asker puts it: of their
+    situation (:func:`asker_words`: "without *mangling* backslashes") or a measure of what
+    follows it ("a *bunch* of edits").
+
+    The search ranks a rare word first wherever it is, so an item says it whatever the
+    passage is about: "How do I switch the Sphinx HTML theme to dark mode?" was answered by a
+    theme's ``pygments_dark_style`` "(prefers-color-scheme: dark)" and by "You can activate
+    this mode temporarily using the -n command-line switch." (trial 125); "How do I deploy my
+    Django app in a Docker container?" by ``django-docker-box``, which runs Django's own tests
+    (issue 19: the topic's distinctive words must be present, not its common words alone). A
+    compound's modifier without its head names another thing, as a name of two words said
+    apart is not the name (:func:`unretrieved_phrases`). A rare head without its modifier is
+    the thing, in general: "a web *hex* code" is answered by the page on colours in hex, "the
+    previous *answer*" by the calculator's "answer" (asymptote-doc eval); and a rare word an
+    item says beside common words only may be that item's subject (``dotfactor``), or a
+    script's word (``complete -F _chsh chsh``): no verdict is taken from it.
+
+    Example:
+        >>> stats = TermStats(2684, {"switch": 16, "theme": 188, "dark": 2, "mode": 39})
+        >>> judged = ["switch", "theme", "dark", "mode"]
+        >>> topic = "How do I switch the HTML theme to dark mode?"
+        >>> said_apart(judged, (), ["pygments_dark_style for the theme"], stats, topic)
+        {'dark': ('mode',)}
+        >>> said_apart(judged, (), ["A theme's dark mode"], stats, topic)
+        {}
+    """
+    if needed(judged) < 2:  # one word of a short topic is on topic alone: "stop the terminal
+        return {}           # from beeping" by "Disabling beep sounds" (trial 124, M2-F2)
+    named = set(names)
+    # the head is a word of the corpus, not of the asker's: "sitting idle" (trial 123, S7)
+    heads = [t for t in judged if stats.frequencies.get(t, 0) > 0 and not stats.common(t)
+             and not stats.rare(t)]
+    own = asker_words(topic, named) | _partitives(topic)
+    out: dict[str, tuple[str, ...]] = {}
+    for term in judged:
+        if not 0 < stats.frequencies.get(term, 0) or not stats.rare(term) or term in own:
+            continue
+        head = head_of(term, topic, heads, named)
+        saying = [text for text in texts if mentioned([term], text, named)]
+        if head and saying and not any(mentioned([head], text, named) for text in saying):
+            out[term] = (head,)
+    return out
+
+
+def describe_unsaid(subject: Sequence[str], apart: Mapping[str, Sequence[str]],
+                    asked: str = "") -> str:
+    """What no retrieved passage mentions of ``subject`` (:func:`unsaid_subject`), for the
+    warning's sentence: its words no item says, as :func:`describe_terms` names them, or,
+    when the items say each of them, its words said only apart (``apart``:
+    :func:`said_apart`), as ``"dark" beside "mode"``: a passage did say "dark".
+
+    Example:
+        >>> describe_unsaid(["dark", "mode"], {"dark": ("mode",)})
+        '"dark" beside "mode"'
+        >>> describe_unsaid(["margherita", "recipe", "classic"], {"recipe": ("classic",)})
+        '"margherita"'
+    """
+    pairs = {t: b for t, b in apart.items() if t in subject}
+    told = set(pairs).union(*pairs.values()) if pairs else set()
+    unsaid = [t for t in subject if t not in told]
+    if unsaid:
+        return describe_terms(unsaid, asked=asked)
+    shown: list[str] = []
+    for term in pairs:
+        if not any(term in pairs[t] for t in shown):  # a pair once, not each way
+            shown.append(term)
+    return " or ".join(f"{describe_terms([t], asked=asked)} beside "
+                       f"{describe_terms(pairs[t], asked=asked)}" for t in shown)
+
+
+def head_of(term: str, topic: str, terms: Sequence[str], names: Iterable[str] = ()
+            ) -> str | None:
+    """The word of ``terms`` written right after ``term`` in ``topic``, with a space or a
+    hyphen between and no other word: the head ``term`` modifies ("dark *mode*"); None when
+    a preposition or a stopword follows ("with chsh?") or ``term`` ends the compound ("web
+    *hex*": "hex" is modified, not modifying).
+
+    Example:
+        >>> head_of("dark", "How do I switch the HTML theme to dark mode?", ["theme", "mode"])
+        'mode'
+        >>> head_of("hex", "How do I define a colour from a web hex code?", ["web", "colour"])
+    """
+    named = set(names)
+    words = list(_TOPIC_WORD.finditer(topic))
+    for a, b in zip(words, words[1:], strict=False):
+        if topic[a.end():b.start()] in (" ", "-") and mentioned([term], a.group(), named):
+            for t in terms:
+                if t != term and mentioned([t], b.group(), named):
+                    return t
+    return None
+
+
+_TOPIC_WORD = re.compile(r"[^\W_]+")
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -105,6 +228,18 @@ def asker_words(topic: str, names: Iterable[str] = ()) -> frozenset[str]:
     return frozenset((owned | verbs) - set(names))
 
 
+def _partitives(topic: str) -> frozenset[str]:
+    """The words (lower-cased) of ``topic`` that measure or portion out what follows them, a
+    noun between an article and "of" ("a *bunch* of edits", "a *handful* of rows").
+
+    Example:
+        >>> sorted(_partitives("How do I undo a bunch of edits in one go?"))
+        ['bunch']
+    """
+    return frozenset(m.group(1).lower() for m in _PARTITIVE.finditer(topic))
+
+
+_PARTITIVE = re.compile(r"\b(?:a|an|one)\s+([^\W\d_]+)\s+of\b", re.IGNORECASE)
 _POSSESSED = re.compile(r"\b(?:my|our|your|his|her|its|their)\s+([^\W\d_]+)", re.IGNORECASE)
 _PARTICIPLE = re.compile(r"\b[^\W\d_]{2,}(?:ing|ed)\b")
 
