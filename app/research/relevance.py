@@ -24,7 +24,8 @@ the *retrieved items* against the *topic's own* content words, as the user wrote
   the product a near miss asks about ("JUnit tests with *Maven*" over pytest's manual); and
   a word the corpus holds in a passage or two that the items say only apart from the word it
   modifies in the topic, with that word (:func:`~app.research.unsaid.said_apart`: "*dark*
-  mode" over Sphinx's manual, which says "pygments_dark_style" and "this mode");
+  mode" over Sphinx's manual, which says "pygments_dark_style" and "this mode"), or only in
+  a script, beside none of the topic's other words ("login shell ... with *chsh*");
 * :func:`relevance_warnings`: ``no_relevant_sources`` when the run has results and none of them
   is on topic, or the topic's weight is in words the corpus never uses, or in its subject no
   retrieved item names. The report says so

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from app.llm.offline.codelike import looks_like_code
 from app.research.rows import ok_items
 from app.research.term_stats import TermStats, absent_terms
 from app.research.topic_words import describe_terms, item_words, judged_terms, mentioned, needed
@@ -81,9 +82,11 @@ def passing_words(judged: Sequence[str], names: Iterable[str], texts: Sequence[s
         ...     "How do I switch the HTML theme to dark mode?")
         ['dark', 'mode']
     """
+    named = set(names)
     out: list[str] = []
-    for term, beside in said_apart(judged, names, texts, stats, topic).items():
-        out += [t for t in (term, *beside) if t not in out]
+    for term, beside in said_apart(judged, named, texts, stats, topic).items():
+        paired = beside if head_of(term, topic, beside, named) else ()
+        out += [t for t in (term, *paired) if t not in out]
     return out
 
 
@@ -92,10 +95,12 @@ def said_apart(judged: Sequence[str], names: Iterable[str], texts: Sequence[str]
     """The ``judged`` words the corpus holds in few passages (:meth:`TermStats.rare`, in one
     at least) that modify the word after them in ``topic`` (:func:`head_of`: "*dark* mode",
     "a *Docker* container"), which no retrieved item (``texts``, :func:`item_words`) saying
-    them says: each with that word. None of a topic of one or two words, whose items need
-    name one of them only (:func:`needed`); nor a word of how the asker puts it: of their
-    situation (:func:`asker_words`: "without *mangling* backslashes") or a measure of what
-    follows it ("a *bunch* of edits").
+    them says: each with that word; and those said in code only (:func:`_code`: a script's
+    passage) beside none of the topic's other words of the corpus (neither rare nor common):
+    each with those words. None of a topic of one or two words, whose items need name one of
+    them only (:func:`needed`); nor a word of how the asker puts it: of their situation
+    (:func:`asker_words`: "without *mangling* backslashes") or a measure of what follows it
+    ("a *bunch* of edits").
 
     The search ranks a rare word first wherever it is, so an item says it whatever the
     passage is about: "How do I switch the Sphinx HTML theme to dark mode?" was answered by a
@@ -106,9 +111,12 @@ def said_apart(judged: Sequence[str], names: Iterable[str], texts: Sequence[str]
     compound's modifier without its head names another thing, as a name of two words said
     apart is not the name (:func:`unretrieved_phrases`). A rare head without its modifier is
     the thing, in general: "a web *hex* code" is answered by the page on colours in hex, "the
-    previous *answer*" by the calculator's "answer" (asymptote-doc eval); and a rare word an
-    item says beside common words only may be that item's subject (``dotfactor``), or a
-    script's word (``complete -F _chsh chsh``): no verdict is taken from it.
+    previous *answer*" by the calculator's "answer" (asymptote-doc eval); and a rare word
+    prose says beside common words only may be that passage's subject ("a diameter of
+    *dotfactor* times the line width"). A script that runs a command documents it no more:
+    "How do I change my login shell to bash with chsh?" over bash's docs was answered by the
+    startup files of login shells, the only passage saying "chsh" the completion script's
+    ``complete -F _chsh chsh`` (trial 125).
 
     Example:
         >>> stats = TermStats(2684, {"switch": 16, "theme": 188, "dark": 2, "mode": 39})
@@ -134,7 +142,17 @@ def said_apart(judged: Sequence[str], names: Iterable[str], texts: Sequence[str]
         saying = [text for text in texts if mentioned([term], text, named)]
         if head and saying and not any(mentioned([head], text, named) for text in saying):
             out[term] = (head,)
+        elif saying and all(map(_code, saying)):  # a script runs it, none documents it
+            others = [t for t in judged if t != term and t in heads]
+            if others and not any(mentioned(others, text, named) for text in saying):
+                out[term] = tuple(others)
     return out
+
+
+def _code(text: str) -> bool:
+    """Whether most lines of ``text`` are code (:func:`looks_like_code`): a script's passage."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) >= 3 and 2 * sum(map(looks_like_code, lines)) > len(lines)
 
 
 def describe_unsaid(subject: Sequence[str], apart: Mapping[str, Sequence[str]],

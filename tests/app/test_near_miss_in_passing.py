@@ -3,8 +3,10 @@
 topic's distinctive words are not present (issue 19). Trial 125: "How do I switch the Sphinx
 HTML theme to dark mode?" was answered by a theme's ``pygments_dark_style`` "(prefers-color-
 scheme: dark)" and by "You can activate this mode temporarily using the -n command-line
-switch.". A rare head without its modifier, or a rare word beside common words only, is no
-near miss: the paraphrases of the stored evals answer so.
+switch.". So is a rare word a script says, beside none of the topic's other words: "How do I
+change my login shell to bash with chsh?" over bash's docs, whose only passage saying "chsh" was
+a completion script's. A rare head without its modifier, or a rare word prose says beside
+common words only, is no near miss: the paraphrases of the stored evals answer so.
 """
 
 from __future__ import annotations
@@ -32,6 +34,34 @@ BOX = item("passage", "Running the test suite with django-docker-box: it runs Dj
 WSGI = item("passage", "How to deploy with WSGI: Django's primary deployment platform is WSGI; "
             "the app server is a container for your project's application.",
             "deployment/wsgi.html#1")
+
+
+# a shell's manual: "chsh" in two passages of 3,000, "shell" and "bash" in most of them
+SHELL = TermStats(3000, {"change": 800, "login": 70, "shell": 1300, "bash": 2300, "chsh": 2})
+STARTUP = item("passage", "When bash is invoked as an interactive login shell, it reads "
+               "/etc/profile, then ~/.bash_profile. You may change these startup files.",
+               "manual.html#480")
+COMPLETION = item("passage", 'if [ "$prev" = "-s" ]; then\n  COMPREPLY=( $( </etc/shells ) )\n'
+                  'else\n  COMPREPLY=( $( compgen -u -- $cur ) )\nfi\nreturn 0\n}\n'
+                  "complete -F _chsh chsh", "examples/bash_completion#86",
+                  title="bash_completion")
+CHSH = "How do I change my login shell to bash with chsh?"
+
+
+def test_a_rare_word_only_a_script_says_is_a_near_miss() -> None:
+    rows = [row("docs_search", Q1, [STARTUP, COMPLETION])]
+    verdict = judge(CHSH, rows, SHELL)
+    assert [w.code for w in verdict.warnings] == [NO_RELEVANT_SOURCES], verdict
+    assert 'no retrieved passage mentions "chsh" beside "login"' in verdict.warnings[0].message
+    md = render_markdown(data(rows, topic=CHSH, sub_questions=[Q1], relevance=verdict))
+    assert "say nothing about" in md and "invoked as an interactive login shell" not in md
+
+
+def test_a_rare_word_a_script_says_beside_the_topics_words_is_covered() -> None:
+    login = item("passage", 'if [ "$login" = yes ]; then\n  chsh -s /bin/bash "$USER"\nfi\n'
+                 "exit 0", "examples/login#3")
+    assert judge(CHSH, [row("docs_search", Q1, [STARTUP, COMPLETION, login])],
+                 SHELL).warnings == []
 
 
 def test_a_compound_said_apart_is_a_near_miss() -> None:
