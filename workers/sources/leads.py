@@ -189,17 +189,28 @@ def section_openings(rows: Sequence[Sequence], scored: Sequence[tuple[float, int
     exception). Postfix's "Address masquerading is a method to hide hosts ..." ranked below
     the section's "is disabled by default" and its examples, Click's "By default, a group or
     multi command is not invoked unless a subcommand is passed" below "And how it works in
-    practice: ...", each cut by the two passages a document gives (trial 114, F1)."""
+    practice: ...", each cut by the two passages a document gives (trial 114, F1).
+
+    Of the candidates of one document that open with the same heading, the first in the
+    document (its passage number) is the opening, the best of them itself too: a later one
+    repeats the heading over what goes on after a list of members (Sphinx's class entry and
+    its rubrics "These methods can be overridden ...", "Attributes"), and such repeats, each
+    raised to the class's score, ranked above "This is the base class for all builders."
+    (trial 125, leftover 4)."""
     best: dict[tuple[str, str], float] = {}
+    first: dict[tuple[str, str], tuple[int, int]] = {}  # the earliest opening: (seq, index)
     for score, i in scored:
         if heading := str(rows[i][9]).strip():
             key = (str(rows[i][1]), heading)
             best[key] = max(best.get(key, score), score)
-    out: dict[int, float] = {}
-    for score, i in scored:
-        heading = str(rows[i][9]).strip()
-        top = best.get((str(rows[i][1]), heading), 0.0)
-        if (heading and score < top and score >= SECTION_SHARE * top
-                and str(rows[i][4]).lstrip().split("\n", 1)[0].strip() == heading):
-            out[i] = top
-    return out
+            if str(rows[i][4]).lstrip().split("\n", 1)[0].strip() == heading:
+                first[key] = min(first.get(key, (_seq(rows[i][0]), i)), (_seq(rows[i][0]), i))
+    own = {i: score for score, i in scored}
+    return {i: best[key] for key, (_seq_no, i) in first.items()
+            if own[i] >= SECTION_SHARE * best[key]}
+
+
+def _seq(ref: object) -> int:
+    """A passage's number in its document, from its ref (``"doc#12"``: 12; -1 when none)."""
+    tail = str(ref).rpartition("#")[2]
+    return int(tail) if tail.isdigit() else -1
