@@ -105,3 +105,13 @@ def test_another_things_default_does_not_lead_a_question_that_names_a_default() 
     q = stems("When is the value of a default argument determined?")
     assert leads("The relative location of the label defaults to 1.", q) == 1.0
     assert leads("By default, an argument's value is determined when it is called.", q) > 1.0
+
+
+def test_a_default_set_off_by_commas_is_a_default_stated() -> None:
+    # "The default X, value, ..." names its value between commas: no default was read
+    from app.llm.offline.kind_sentences import says_default
+    assert says_default("The default spool size, 4096 bytes, fits most relays.")
+    assert says_default("The default codec, `UTF-8`, is used when no charset is given.")
+    assert says_default("The default, None, means the relay picks one.")
+    assert not says_default("The default, however, may change between releases.")
+    assert not says_default("The default spool, which most relays use, is small.")

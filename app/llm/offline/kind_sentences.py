@@ -25,7 +25,10 @@ STATES_DEFAULT = re.compile(
     # one plain word ending the sentence, a value, not a judgement of the default
     r"|(?!(?:[a-z]{2,}(?:ed|ble|ful|ous|ive|ent|ant|ly)|slow|fast|fine|good|bad|safe|unsafe|"
     r"secure|insecure|wrong|right|same|ok|okay|better|worse|larger|smaller|faster|slower|"
-    r"greater|higher|lower|longer|shorter)\b)[a-z][\w-]*[.!;][\"')\]]*(?:\s|$))",
+    r"greater|higher|lower|longer|shorter)\b)[a-z][\w-]*[.!;][\"')\]]*(?:\s|$))"
+    # the value set off by commas: a number, a quote, a keyword or a word written as code
+    r"|\bthe\s+default(?:\s+[\w-]+){0,4},\s+(?:[\"'‘“`(+-]?\d[^,]*|[\"'‘“`][^,]*|(?:on|off|"
+    r"true|false|none|null|empty|enabled|disabled|unset|zero|yes|no)|(?-i:[\w.-]*[A-Z0-9_][\w.-]*)),",
     re.IGNORECASE)
 """A sentence stating a default: "The default is ...", "X defaults (or X and Y default) to ...",
 "(the default)", "The shell sets the default value to 500" (Bash's manual), a ``Default:``
@@ -37,7 +40,9 @@ only says something of a default), and "The default X of Y is" a value ("The def
 for auto-vacuum is 0 or "none"", "The default suggested cache size is -2000"), or one plain
 word ending the sentence ("The default line cap is round.", Asymptote's: a value said as a word
 was no default stated, trial 124, FB4; not "The default behaviour is different.", a judgement
-of the default, nor "... is rather slow by design.")."""
+of the default, nor "... is rather slow by design."), or the value set off by commas ("The
+default spool size, 4096 bytes, fits most relays.", "The default, None, means ...": no default
+was read; not "The default, however, may change.")."""
 
 _DEFAULT_STEM = stem("default")
 
@@ -55,6 +60,9 @@ def says_default(sentence: str) -> bool:
         >>> says_default("The default setting for auto-vacuum is 0 or none.")
         True
         >>> says_default("The default line cap is round."), says_default("The default pen is red.")
+        (True, True)
+        >>> says_default("The default size, 4096 bytes, fits."), says_default("The default, None, "
+        ...                                                                   "means any.")
         (True, True)
         >>> says_default("The default behaviour is different."), says_default(
         ...     "The default hasher is slow.")
