@@ -20,8 +20,8 @@ from collections.abc import Iterator
 
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["GOES_ON", "ITEM_MARK", "NOTE_THAT", "PLAIN_WORD", "POINTS_ABOVE", "REFERS_BACK",
-           "announces", "continues_code", "goes_on", "leads_on", "sentence_ends",
+__all__ = ["GOES_ON", "HEDGE", "ITEM_MARK", "NOTE_THAT", "PLAIN_WORD", "POINTS_ABOVE",
+           "REFERS_BACK", "announces", "continues_code", "goes_on", "leads_on", "sentence_ends",
            "wrapped_number"]
 
 ITEM_MARK = r"(?:[-*+•◦▪‣·]|\d{1,3}[.)])"

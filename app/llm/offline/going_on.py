@@ -97,8 +97,10 @@ _EXPLAINS_BACK = re.compile(
 said ("That's because ...", "This is why ...", "Though this is convenient, ...", "Note that
 this ...", :data:`~workers.sources.sentence_ends.NOTE_THAT`, trial 124, FB2): alone it says
 nothing."""
-_SENTENCE_END = re.compile(r"[a-z0-9)\]\"'’”][.!?][\"'’”)]*$")
-"""A paragraph's last sentence ending as prose does: a word, then a full stop."""
+_SENTENCE_END = re.compile(r"(?:[a-z0-9)\]\"'’”]|[A-Za-z][A-Z])[.!?][\"'’”)]*$")
+"""A paragraph's last sentence ending as prose does: a word, then a full stop; a word in
+capitals too ("... through the public API.": the "Note that this ..." paragraph after it was
+quoted alone), not an initial ("J.")."""
 
 
 def _paragraph_start(text: str, offset: int) -> int:

@@ -32,7 +32,7 @@ from workers.sources import Passage
 from workers.sources.entries import entry_led
 from workers.sources.names import symbol_key
 from workers.sources.operators import writes_symbol
-from workers.sources.sentence_ends import PLAIN_WORD, continues_code, sentence_ends
+from workers.sources.sentence_ends import HEDGE, PLAIN_WORD, continues_code, sentence_ends
 
 __all__ = ["Sentence", "candidate_sentences", "code_lines", "heading_of", "is_heading",
            "prose_sentences", "split_sentences", "starts_in_fence",
@@ -310,11 +310,15 @@ def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int
 
 def _no_quote(passage: Passage, position: int, offset: int, sentence: str) -> bool:
     """Whether ``sentence`` (at ``offset`` of ``passage``, its ``position``-th) is no quote of
-    its own: the tail of the passage before's sentence, code going on, or a question (a FAQ's
-    heading its section, :func:`~app.llm.offline.headings.asks`: trial 125, F10)."""
+    its own: the tail of the passage before's sentence, code going on, a question (a FAQ's
+    heading its section, :func:`~app.llm.offline.headings.asks`: trial 125, F10), or a hedge
+    ending its passage, what holds in practice in the next ("Strictly speaking, ... can live
+    anywhere you like, ...", :data:`~workers.sources.sentence_ends.HEDGE`)."""
     return (position == 0 and not _is_first(passage)
             and starts_mid_sentence(passage.text, sentence)
             or continues_code(passage.text, offset, sentence) or asks(sentence)
+            or HEDGE.match(sentence) is not None
+            and not passage.text[offset + len(sentence):].strip()
             or asks_as_heading(sentence, passage.heading or heading_line(passage.text)))
 
 

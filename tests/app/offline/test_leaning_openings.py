@@ -63,3 +63,28 @@ def test_a_remark_on_the_sentence_before_is_quoted_with_it() -> None:
     quotes = _quotes(f"Limiting spools\n\n{said}\n\n{own}")
     assert said in quotes and own in quotes, quotes
     assert points_back(note) and not points_back(own)
+
+
+def test_a_remark_after_a_paragraph_ending_in_an_acronym_is_quoted_with_it() -> None:
+    # a paragraph ending "... the station's API." was read as ending in no sentence (its last
+    # word in capitals), and the "Note that this ..." paragraph after it was quoted alone
+    said = "Spools are written through the relay's public API."
+    note = "Note that this does not flush the spool to the station's disk."
+    quotes = _quotes(f"Writing spools\n\n{said}\n\n{note}\n\nSee the spool options.")
+    assert f"{said}\n\n{note}" in quotes and note not in quotes, quotes
+
+
+def test_a_hedge_ending_its_passage_is_not_quoted_alone() -> None:
+    # Django's signals.html: "Strictly speaking, signal handling ... can live anywhere you
+    # like, ..." ended its passage, "In practice, signal handlers are usually defined in a
+    # signals submodule ..." opened the next, and the hedge was a finding alone
+    hedge = ("Strictly speaking, relay handling code can live anywhere you like, although it's "
+             "recommended to avoid the station's root module.")
+    practice = "In practice, relay handlers are usually defined in a relays submodule."
+    found = candidate_sentences([
+        (0, _passage("relays.html#9", f"Where should this code live?\n\n{hedge}")),
+        (1, _passage("relays.html#10", f"{practice} They are connected at start-up."))])
+    assert [s.text for s in found][:1] == [practice], found
+    assert hedge not in [s.text for s in found], found
+    # followed in its passage, it is quoted as before
+    assert hedge in _quotes(f"Where should this code live?\n\n{hedge} {practice}")
