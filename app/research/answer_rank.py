@@ -74,7 +74,8 @@ class AnswerRank(NamedTuple):
         undefined: a "what is" question: it does not say what the thing asked is or does
             (:func:`~app.llm.offline.relevance.defines_asked`, trial 110, F1).
         unwhole: a "what" question: another candidate names the whole topic by itself, and
-            this one does not (:func:`~app.research.evidence.whole_sayers`, trial 125, F3).
+            this one does not (:func:`~app.research.evidence.whole_sayers`, trial 125, F3; under
+            the section of a thing the topic names, naming the rest of it, trial 125, leftover 1).
         weaker: its document is weaker than the strongest of its sub-question's candidates
             (:func:`~app.research.evidence.topic_strength`).
         no_advice: a "how" question: neither code nor a sentence saying what to do.
@@ -236,15 +237,17 @@ def _set_apart(data: ReportInput, kind: str, ranks: list[tuple[AnswerRank, dict[
                ) -> list[tuple[AnswerRank, dict[str, Any]]]:
     """``ranks`` with the criteria that weigh each candidate against the others: ``unnamed``
     (a kind other than "what", "topic" and "compare"), ``undefined`` and ``unwhole`` (a "what"
-    question) and ``weaker`` (see :class:`AnswerRank`)."""
+    question; a sentence under the section of a thing the topic names may say it whole,
+    :func:`~app.research.evidence.whole_sayers`) and ``weaker`` (see :class:`AnswerRank`)."""
     strong = topic_strength(data.rows, topic_terms(data.asked), name_terms(data.asked),
                             subject_terms(data.asked, data.rows))
     fitted, what = kind not in ("what", "topic", "compare"), kind == "what"
     names = sorted({n.lower() for n in name_terms(data.asked)})
     apart = unnamed(names, ranks, entry_of(data)) if fitted else set()
     asked = stems(data.asked) if what else frozenset()
+    sections = {ref: heading for ref, (_t, heading, _ti) in passages_by_ref(data).items()}
     lifted = {id(f) for f in whole_sayers([f for _r, f in ranks], strong,
-                                          topic_terms(data.asked) if what else ())}
+                                          topic_terms(data.asked) if what else (), (), sections)}
     best: dict[int, float] = {}
     for rank, finding in ranks:
         best[rank.order] = max(best.get(rank.order, 0.0), strong.get(document_of(finding), 0.0))

@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from app.llm.offline.relevance import KINDS
+from app.llm.offline.words import stem
 from app.research.facets import part_of
 from app.research.relevance import mentioned, topic_terms
 from app.research.rows import ok_items
@@ -158,7 +160,8 @@ def settled(rows: Sequence[Mapping[str, Any]], first: Sequence[Mapping[str, Any]
 
 
 def whole_sayers(findings: Sequence[Mapping[str, Any]], strong: Mapping[str, float],
-                 terms: Sequence[str], names: Iterable[str] = ()) -> list[Mapping[str, Any]]:
+                 terms: Sequence[str], names: Iterable[str] = (),
+                 sections: Mapping[str, str] | None = None) -> list[Mapping[str, Any]]:
     """The ``findings`` that name every one of the topic's ``terms`` (two or more) by
     themselves, when none of the strongest document's (:func:`strength`, ``strong``) does:
     each says the whole topic in one sentence, where the strongest names its words only
@@ -167,7 +170,9 @@ def whole_sayers(findings: Sequence[Mapping[str, Any]], strong: Mapping[str, flo
     since the release of bash-5.1." was left out of the report for CHANGES.gz, whose "configure
     has a new option ..." and "... bash-5.2-release ..." named the words between them, and the
     Answer quoted the manual's "Bash contains features that appear in other popular shells
-    ..." (trial 125, F3).
+    ..." (trial 125, F3). With ``sections`` (a finding's ref: the heading of the section its
+    passage lies in), a sentence under the section of a thing the topic names says the whole
+    topic when it names the rest of it, the kinds of thing aside (:func:`_said_whole`).
 
     Example:
         >>> item = lambda ref, text: {"kind": "finding", "ref": ref, "text": text}
@@ -182,9 +187,37 @@ def whole_sayers(findings: Sequence[Mapping[str, Any]], strong: Mapping[str, flo
     if len(set(terms)) < 2 or not strong:
         return []
     best = max(strong, key=lambda doc: strong[doc])
-    whole = [item for item in findings
-             if set(terms) <= mentioned(terms, str(item.get("text") or ""), names)]
+    whole = [item for item in findings if _said_whole(
+        item, terms, names, (sections or {}).get(str(item.get("ref") or ""), ""))]
     return [] if any(document_of(item) == best for item in whole) else whole
+
+
+def _said_whole(item: Mapping[str, Any], terms: Sequence[str], names: frozenset[str],
+                section: str) -> bool:
+    """Whether the finding ``item`` names every one of ``terms``, or, under a ``section`` whose
+    heading names one of them (an entry, ``.. toctree::``), names the others but the kinds of
+    thing, the topic naming one (:data:`~app.llm.offline.relevance.KINDS`): asked "What does
+    the maxdepth option of the toctree directive do?", the directive's own "A numeric maxdepth
+    option may be given ..." under ``.. toctree::`` says it as the quick start's "The maxdepth
+    is such an option for the toctree directive." does (trial 125, leftover 1).
+
+    Example:
+        >>> terms = ["maxdepth", "option", "toctree", "directive"]
+        >>> text = {"text": "A numeric maxdepth option may be given."}
+        >>> _said_whole(text, terms, frozenset(), ".. toctree::")
+        True
+        >>> _said_whole(text, terms, frozenset(), "Options"), _said_whole(text, terms,
+        ...                                                             frozenset(), "")
+        (False, False)
+    """
+    said = mentioned(terms, str(item.get("text") or ""), names)
+    if set(terms) <= said or not section:
+        return set(terms) <= said
+    held = {term for term in mentioned(terms, section, names) if stem(term) not in KINDS}
+    rest = {term for term in terms if term not in held and stem(term) not in KINDS}
+    # one name heads the section (an entry's), and the topic names a kind of thing
+    return (len(held) == 1 and any(stem(term) in KINDS for term in terms) and bool(rest)
+            and rest <= said)
 
 
 def coverage(rows: Iterable[Mapping[str, Any]], terms: Sequence[str],

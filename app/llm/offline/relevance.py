@@ -21,7 +21,7 @@ from workers.sources.leads import COPULA, DOES
 from workers.sources.names import code_words, name_keys, writes_option, written_options
 from workers.sources.operators import asked_symbols, writes_symbol
 
-__all__ = ["ASKED_ENTRY", "DEFINES", "LEANS_BACK", "STATES", "code_stems", "defines_asked",
+__all__ = ["ASKED_ENTRY", "DEFINES", "KINDS", "LEANS_BACK", "STATES", "code_stems", "defines_asked",
            "entry_stems", "leads", "score", "select"]
 
 ASKED_ENTRY = 2.0
@@ -50,6 +50,7 @@ _KINDS = frozenset(stem(word) for word in (
     "feature module option command function tool directive program utility extension library "
     "class method setting parameter variable filter plugin").split())
 """The kinds of thing :data:`workers.sources.leads.DOES` reads after a subject's name."""
+KINDS = _KINDS
 
 
 def defines_asked(text: str, question: frozenset[str]) -> bool:
@@ -198,7 +199,8 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
     if (sentence.entry and sentence.entry <= (question if entries is None else entries)) or (
             sentence.section <= question and sentence.section & _KINDS
-            and sentence.section - _KINDS):  # "The save command": a thing by its kind
+            and sentence.section - _KINDS) or (  # "The save command": a thing by its kind
+            _of_owner(sentence, question)):
         relevance *= ASKED_ENTRY
     else:
         relevance *= leads(sentence.text, question)
@@ -207,6 +209,20 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     if sentence.leans:
         relevance *= LEANS_BACK
     return relevance * (1 + len((sentence.stems | sentence.heading) & boost))
+
+
+def _of_owner(sentence: Sentence, question: frozenset[str]) -> bool:
+    """Whether ``sentence`` names the thing a question asks of another, under the section of
+    that other: asked "What does the maxdepth option of the toctree directive do?", the
+    directive's own "A numeric maxdepth option may be given to indicate the depth of the tree
+    ..." under ``.. toctree::`` (its section's words are the question's, and it names the rest
+    of the question but the kinds of thing) was no finding, a remark of another page naming
+    both words leading (trial 125, leftover 1). Only of a question naming a kind of thing
+    (option, directive, ...) and a section headed by one name (an entry's): "1.3.11. Suggested
+    cache size" is no owner of a default, nor Asymptote's ``fill`` of a region."""
+    rest = question - sentence.section - _KINDS
+    return (len(sentence.section - _KINDS) == 1 and sentence.section <= question
+            and bool(question & _KINDS) and bool(rest) and rest <= sentence.stems)
 
 
 @lru_cache(maxsize=64)
