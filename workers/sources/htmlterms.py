@@ -75,7 +75,8 @@ def _qualified(name: Any) -> bool:
 def mark_next(root: Any) -> None:
     """Write on each ``<dt>`` what its next element is (``data-research-next``), and on each
     ``<dl>`` holding an anchored term (its own ``id``, or an ``<a>`` with a ``name`` or ``id``
-    inside it) ``data-research-entries``, for the stylesheet's term templates. Asked in XPath
+    inside it) or a term whose description holds a list of its own (:func:`_holds_lists`)
+    ``data-research-entries``, for the stylesheet's term templates. Asked in XPath
     per term, each was O(n) in the list's length, O(n²) a list (SQLite's requirements.html,
     one ``<dl>`` of 6,954 children): ``dt[following-sibling::*[1][self::dd]]`` walked every
     following sibling (2.5 s of the page's 2.7), and ``dl[dt[@id or .//a[@name]]]/dt`` looked
@@ -86,8 +87,21 @@ def mark_next(root: Any) -> None:
             following = following.getnext()
         term.set("data-research-next", following.tag if following is not None else "")
         listed = term.getparent()
-        if listed is not None and listed.tag == "dl" and _anchored(term):
+        if (listed is not None and listed.tag == "dl" and listed.get("data-research-entries")
+                is None and (_anchored(term) or _holds_lists(term))):
             listed.set("data-research-entries", "")
+
+
+def _holds_lists(term: Any) -> bool:
+    """Whether a ``<dt>``'s description holds a definition list of its own, its list in no
+    other's description: a manual's list of commands, each with its options (bash.html's
+    builtins, man2html's one ``<dl>`` under SHELL BUILTIN COMMANDS)."""
+    description = term.getnext()
+    while description is not None and not isinstance(description.tag, str):
+        description = description.getnext()
+    if description is None or description.tag != "dd" or description.find(".//dl") is None:
+        return False
+    return not any(parent.tag == "dd" for parent in term.iterancestors())
 
 
 def _anchored(term: Any) -> bool:

@@ -253,3 +253,40 @@ def test_groffs_tagged_paragraphs_are_a_term_and_its_description() -> None:
     assert "The backup suffix is ~.\n\nSet it with --suffix." in groff.text, groff.text  # prose
     other = html_page(f"<html><body>{body}</body></html>")  # not groff's: paragraphs as written
     assert "simple, never\n\nalways make simple backups" in other.text, other.text
+
+
+# man2html's bash.html: one <DL> of builtins under SHELL BUILTIN COMMANDS, no anchors, its
+# <DT> and <DD> left open, a builtin's options a <DL> inside its description
+BUILTINS_PAGE = """<HTML><HEAD><TITLE>Man page of FROB</TITLE></HEAD><BODY>
+<H2>SHELL BUILTIN COMMANDS</H2>
+<P>Unless otherwise noted, each builtin accepts -- to end its options.
+<DL COMPACT>
+<DT><B>frobset</B> [<B>-pq</B>] [<I>name</I> ...]<DD>
+Toggle the values of settings controlling optional frob behavior.
+<DL COMPACT>
+<DT><B>-p</B><DD>Print each setting in a form that may be reused as input.
+<DT><B>-q</B><DD>Suppress normal output; the status says whether the name is set.
+</DL>
+<DT><B>frobtrap</B> [<I>arg</I>]<DD>
+Run arg when the frob shell receives a signal.
+</DL>
+<H2>SEE ALSO</H2><P>frob(7)
+</BODY></HTML>"""
+
+
+def test_each_term_of_a_list_of_commands_with_their_own_lists_heads_its_entry(
+        tmp_path: Path) -> None:
+    # Trial 125, leftover 2: every builtin's passages were labelled "SHELL BUILTIN COMMANDS",
+    # shopt's "-q: Suppresses normal output ..." as much as complete's, whose "-A action" list
+    # holds "shopt: Shell option names as accepted by the shopt builtin."
+    sections = dict(html_page(BUILTINS_PAGE).sections)
+    frobset = sections["frobset [-pq] [name ...]"]
+    assert "Toggle the values" in frobset and "-q: Suppress normal output" in frobset, sections
+    assert "Run arg" in sections["frobtrap [arg]"], sections
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "frob.html").write_text(BUILTINS_PAGE, encoding="utf-8")
+    from workers.sources import Corpus
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        [found, *_] = corpus.search("frobset -q suppress normal output", k=2)
+    assert found.heading == "frobset [-pq] [name ...]", (found.heading, found.text)
