@@ -25,6 +25,15 @@ _PATH = re.compile(
 its own (pytest's 153 ``announce/release-2.9.0.html``: "--lf and --ff now support long names"
 answered "What does --lf do?", trial 123, F4), or a folder of them (git's ``RelNotes/``)."""
 
+_FILE = re.compile(r"(?:^|/)(?:version[-_ ]?v?\d+(?:[._-]\d+)*|to[-_ ]?do)(?:\.[a-z0-9]+)*$",
+                   re.IGNORECASE)
+"""A file named for a version, or a to-do list: Vim's ``version9.html`` ("Patch 8.2.4237
+Problem: Record buffer wrong if character in Select mode was not typed." answered "How do I
+record typed characters into a register?") and its ``todo.html`` (planned changes, as terse:
+"Perhaps keep a cached list of which line is where." was a finding for recovering a swap
+file, trial 126, F2). A file only (compressed or not): a folder ``version2/`` may hold a
+whole manual."""
+
 _TITLE = re.compile(
     r"(?:change[- ]?log|changes|news|history|release[- ]?notes|release[- ]?log|what'?s[- ]new|"
     r"release[- ]announcements?)"
@@ -59,7 +68,8 @@ _WORD = re.compile(r"\w+(?:[.-]\w+)*")
 def is_change_log(doc_id: str, title: str = "") -> bool:
     """Whether a document is a change log by its path ``doc_id`` (a file or folder named
     ``CHANGELOG``, ``CHANGES``, ``NEWS``, ``HISTORY``, ``release-notes``, ``releaselog``,
-    ``releases``, ``whatsnew``, ``announce``, ``release-2.9.0``, compressed or not) or its
+    ``releases``, ``whatsnew``, ``announce``, ``release-2.9.0``, compressed or not; a file
+    named for a version, ``version9.html``, or a to-do list, ``todo.txt``) or its
     ``title`` ("Release Notes — BIND 9", not "History of proxies").
 
     Example:
@@ -72,8 +82,12 @@ def is_change_log(doc_id: str, title: str = "") -> bool:
         (False, False)
         >>> is_change_log("notes.html", "Release Notes — BIND 9")
         True
+        >>> is_change_log("html/version9.html"), is_change_log("TODO"), is_change_log("todo.txt")
+        (True, True, True)
+        >>> is_change_log("version2/index.html"), is_change_log("versioning.html")
+        (False, False)
     """
-    return bool(_PATH.search(doc_id) or _TITLE.match(title.strip()))
+    return bool(_PATH.search(doc_id) or _FILE.search(doc_id) or _TITLE.match(title.strip()))
 
 
 def is_change_log_passage(ref: str, title: str = "", heading: str = "") -> bool:
