@@ -4,7 +4,7 @@ them. The index reads such entries as headings (:mod:`workers.sources.htmlpage`)
 counts one the question names as a symbol named (:mod:`workers.sources.ranking`), and the
 report keeps a neighbouring entry's sentences out (``app.research.neighbours``).
 
-This module imports only the standard library.
+This module imports the standard library, :mod:`workers.sources.fences` and texinfo_defs.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from workers.sources.fences import paragraphs
 from workers.sources.texinfo_defs import DEFINITION, definition_names
 
 __all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SECTION_LABELS", "SIGNATURE", "TYPE_FIRST",
@@ -295,7 +296,7 @@ def opened_entry(text: str, heading: str) -> str:
         'getline'
     """
     name = signature_name(heading)
-    opening = [p.strip() for p in re.split(r"\n[ \t]*\n+", text.strip(), maxsplit=3)[:3]]
+    opening = paragraphs(text)[:3]  # a fenced example is one paragraph: its calls open none
     if name and heading.strip() in opening:
         return name
     # a signature alone on its paragraph, under no heading of its own (Vim's help: its
@@ -356,8 +357,7 @@ def signatures_held(text: str) -> set[str]:
     """
     if "(" not in text:  # the common case
         return set()
-    return {signature_name(p.strip()) for p in re.split(r"\n[ \t]*\n+", text)
-            if _BARE_SIGNATURE.fullmatch(p.strip())} - {""}
+    return {signature_name(p) for p in paragraphs(text) if _BARE_SIGNATURE.fullmatch(p)} - {""}
 
 
 def without_arguments(label: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-__all__ = ["fence_parts", "split_fences"]
+__all__ = ["fence_parts", "paragraphs", "split_fences"]
 
 _OPEN = re.compile(r"^[ \t]*(?P<mark>`{3,}|~{3,})(?P<info>[^\n]*)$")
 
@@ -62,6 +62,23 @@ def split_fences(text: str) -> Iterator[tuple[bool, str]]:
         start = i = end + 1
     if start < len(lines):
         yield False, "\n".join(lines[start:])
+
+
+def paragraphs(text: str) -> list[str]:
+    """``text``'s paragraphs (parted by blank lines), stripped, a fenced code block one of
+    them whatever blank lines it holds: a line of code is no paragraph of its own (Werkzeug's
+    ``run_simple("localhost", 5000, app)``, a line of an example after a blank one, read as
+    the signature opening run_simple's entry, outranked the entry's parameter rows, trial 126,
+    F3).
+
+    Example:
+        >>> paragraphs("Run:\\n\\n```\\nimport x\\n\\nx.run(1)\\n```\\n\\nDone.")
+        ['Run:', '```\\nimport x\\n\\nx.run(1)\\n```', 'Done.']
+    """
+    out: list[str] = []
+    for fenced, segment in split_fences(text):
+        out += [segment] if fenced else re.split(r"\n[ \t]*\n+", segment)
+    return [part.strip() for part in out if part.strip()]
 
 
 def fence_parts(block: str, limit: int,
