@@ -3,6 +3,7 @@ listings and terminal transcripts were joined into one line and read as sentence
 manual writes its prose in ``<pre>``: ``tests/workers/sources/test_html_pre.py``).
 
 This module imports the standard library, :mod:`workers.sources.hyphens`,
+:mod:`workers.sources.pre_entries` (a reference entry laid out by hand),
 :mod:`workers.sources.rsttext` (a docstring's reST read as its words) and
 :mod:`workers.sources.stopwords`.
 """
@@ -13,6 +14,7 @@ import re
 from collections import Counter
 
 from workers.sources.hyphens import compounds, dehyphenated
+from workers.sources.pre_entries import attribute_lines, hanging_entry
 from workers.sources.rsttext import rst_inline
 from workers.sources.stopwords import STOPWORDS
 
@@ -107,7 +109,10 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
     block's Vim help markup is read as the words it shows: a ``*tag*`` (a jump target, the
     entry's name again) is left out, a ``|link|`` is its name; a word a man page broke at a
     line's end is whole again (unless the block writes it with its hyphen on one line), and a
-    line heading the block is a paragraph of its own (:func:`_headed`).
+    line heading the block is a paragraph of its own (:func:`_headed`). A block that is no
+    prose whole but a reference entry whose description is (:func:`workers.sources.
+    pre_entries.hanging_entry`: Vim's ``q{0-9a-zA-Z"}  Record typed characters ...``) is its
+    term and its description, two prose blocks.
 
     Example:
         >>> text = ("\\t\\t*'so'*\\n'scrolloff' 'so'\\tnumber\\t(default 0, see |defaults.vim|)\\n"
@@ -125,7 +130,9 @@ def pre_blocks(text: str) -> list[tuple[bool, str]]:
         if not block.strip():
             continue
         if not reads_as_prose(block):
-            out.append((False, block))
+            entry = hanging_entry(help_words(block), reads_as_prose)
+            out += ([(True, entry[0]), (True, prose_lines(entry[1]))] if entry
+                    else [(False, block)])  # an entry's term line no longer makes it code
             continue
         if rows := option_rows(block):
             out += [(True, row) for row in rows]
@@ -213,12 +220,18 @@ def _headed(block: str) -> list[str]:
     less indented than every line under it, but not a hanging indent (:func:`_word_columns`):
     a man page's ``DESCRIPTION``, Vim's ``'scrolloff' 'so'  number  (default 0)`` above its
     description (joined, they read as one sentence, "DESCRIPTION The postsuper(1) command does
-    ...", trial 71, F5)."""
+    ...", trial 71, F5). Attribute lines under such a heading are the heading's
+    (:func:`workers.sources.pre_entries.attribute_lines`: "global or local to window" was the
+    start of the 'scrolloff' option's first sentence, trial 126, F1)."""
     first, _, rest = block.partition("\n")
     under = [_indent(line) for line in rest.split("\n") if line.strip()]
     if (not under or len(first.split()) > 12 or _SENTENCE_END.search(first)
             or _indent(first) >= min(under) or min(under) in _word_columns(first)):
         return [block]  # a hanging indent is no heading: its lines go on from the first
+    lines = [line for line in rest.split("\n") if line.strip()]
+    if attributes := attribute_lines(lines, min(under)):  # "global" under an option's name
+        first = " ".join([first.strip(), *(line.strip() for line in attributes)])
+        rest = "\n".join(lines[len(attributes):])
     return [first, rest]
 
 
