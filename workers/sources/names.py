@@ -285,11 +285,14 @@ _KIND_TAIL = (r"(?:\(\))?['\"`]?\s+(function|method|option|flag|command|paramete
               r"|setting|variable|property|attribute|builtin|macro|keyword|filter|router"
               r"|transport|hook|module|class|pragma|statement|clause|operator|tag|element"
               r"|field|event|signal|exception)"
-              r"(?=\s+(?:do|does|mean|means|return|returns|work|works)\b|\s*[?.]|\s*$)")
+              r"(?=\s+(?:do|does|mean|means|return|returns|work|works)\b|\s*[?.]|\s*$"
+              r"|\s+(?:of|in)\s+(?:the\s+|a\s+|an\s+)?[\w'`-])")
 _KIND_AFTER = re.compile(r"([\w.:'-]+?)" + _KIND_TAIL, re.IGNORECASE)
 _KIND_NEXT = re.compile(_KIND_TAIL, re.IGNORECASE)
 """A name followed by the word for its kind, which ends what is asked: "What does the getline()
-function do?", "the -ss option?"; not a compound ("the model_construct method signatures")."""
+function do?", "the -ss option?", or comes before the thing that owns it ("the reloader_type
+parameter of run_simple", trial 126, F3); not a compound ("the model_construct method
+signatures")."""
 
 
 def kinds_named(query: str, names: Sequence) -> set[str]:

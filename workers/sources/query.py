@@ -244,6 +244,9 @@ def search_query(query: str, focus: str | None = None) -> SearchQuery | None:
     if kinds := kinds_named(query, names):  # "the getline() function": its kind, context
         core = [w for w in core if w not in kinds] or core
         context += [k for k in kinds if k not in context]
+        # and no name ends with it: "reloader_type parameter" searched as a name put a note
+        # writing that phrase above the parameter's own row (trial 126, F3)
+        names = tuple(n for n in names if n.phrase.split()[-1].lower() not in kinds)
     task, focus_words = asks_task(query), query_terms(focus or "")  # how it asks: no kind
     said = [w for w in distinct_terms(query_terms(query)) if (w in core or (  # ("clause"), no
         w in FILLER_WORDS and not task)) and (not topic or shares_form(w, focus_words))]
