@@ -155,6 +155,41 @@ def _numbered(line: str) -> bool:
             and len(text.split()) <= _MAX_HEADING_WORDS + 1)
 
 
+_NUMBERED_LEAD = re.compile(r"[ \t]{0,4}\d{1,3}(?:\.\d{1,3})+\.?[ \t]+(?=[A-Z])")
+_MAX_QUESTION_LINES = 4
+_MAX_QUESTION_WORDS = 40
+
+
+def _numbered_span(lines: list[str], at: int) -> int:
+    """How many lines the numbered title at ``lines[at]`` takes, 0 when it is none: after a
+    blank line (or the text's start) and before one, one line (:func:`_numbered`), or a
+    question of up to :data:`_MAX_QUESTION_LINES` lines, those after the first indented to its
+    text's column, ending in "?" (Vim's FAQ: "5.4. How do I write a file without the line feed
+    (EOL) at the end of the" over "     file?", and "5.5. How do I configure Vim to open a
+    file at the last edited location?", 14 words, headed nothing: each answer was cut into the
+    passage of the one before, under its "For more information, read", trial 126, F5).
+
+    Example:
+        >>> _numbered_span(["", "5.4. How do I write a file", "     without an EOL?", ""], 1)
+        2
+        >>> _numbered_span(["5.4. How do I write it", "with no EOL?"], 0)
+        0
+    """
+    lead = _NUMBERED_LEAD.match(lines[at])
+    if lead is None or (at and lines[at - 1].strip()):
+        return 0
+    column, end = len(lead.group().expandtabs(8)), at + 1
+    while (end < len(lines) and end - at < _MAX_QUESTION_LINES and lines[end].strip()
+           and len(lines[end].expandtabs(8)) - len(lines[end].expandtabs(8).lstrip()) == column):
+        end += 1
+    if end < len(lines) and lines[end].strip():
+        return 0  # a paragraph going on: no title
+    title = _collapsed(" ".join(lines[at:end]))
+    if end - at == 1 and _numbered(lines[at]):
+        return 1
+    return end - at if title.endswith("?") and len(title.split()) <= _MAX_QUESTION_WORDS else 0
+
+
 def heading_lines(lines: list[str]) -> dict[int, bool]:
     """The headings among ``lines`` (a text's lines): ``{index: underlined}``, the index of each
     heading line and whether the next line is its underline (see the module's rule)."""
@@ -162,7 +197,7 @@ def heading_lines(lines: list[str]) -> dict[int, bool]:
     for i, line in enumerate(lines):
         above = lines[i - 1] if i else ""
         after = lines[i + 1] if i + 1 < len(lines) else ""
-        if not above.strip() and not after.strip() and _numbered(line):
+        if _numbered_span(lines, i):  # a numbered title, perhaps a question on lines of its own
             found[i] = False
             continue
         if (above.strip() and not _MODE_LINE.match(above)) or not _candidate(line):
@@ -200,13 +235,15 @@ def text_sections(text: str) -> tuple[tuple[str, str], ...]:
     if len(found) < 2:
         return ()
     sections: list[tuple[str, list[str]]] = [("", [])]
-    skip = -1
+    after = 0  # the first line after the last heading (its underline, a question's lines)
     for i, line in enumerate(lines):
-        if i == skip:  # an underline
+        if i < after:
             continue
-        if i in found:
-            sections.append((_MARKERS.sub("", _collapsed(line)), [_collapsed(line)]))
-            skip = i + 1 if found[i] else -1
+        if i in found:  # its underline left out; a numbered question's lines one title
+            span = 1 if found[i] else max(1, _numbered_span(lines, i))
+            title = _collapsed(" ".join(lines[i:i + span]))
+            sections.append((_MARKERS.sub("", title), [title]))
+            after = i + (2 if found[i] else span)
             continue
         sections[-1][1].append(line)
     out = ((heading, "\n".join(body)) for heading, body in sections)
