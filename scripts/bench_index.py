@@ -18,9 +18,10 @@ machine): in one process, on one folder,
   more than a second, which would be counted against the one PDF of sqlite3-doc's folder.
 
 It prints each one's MB/s (MB = 10**6 bytes of HTML) and the ratio build / read: what parsing and
-indexing cost over reading; then the build's CPU time, all its threads counted (the pages are
-parsed by ``--threads`` threads, default ``workers.sources.folder.PARSE_THREADS``), and the load
-average before and after: on a shared machine the wall clock also counts other processes'
+indexing cost over reading; then the build's CPU time, all its threads and its helper processes
+counted (the pages are parsed by the building process and ``--helpers`` helper processes, default
+``workers.sources.page_pool.HELPERS``: :mod:`workers.sources.page_pool`), and the load average
+before and after: on a shared machine the wall clock also counts other processes'
 turns, so ``--repeat N`` builds N times and reports the fastest build.
 
 The default folder is the first of the Debian packages' HTML found (``sqlite3-doc``:
@@ -35,6 +36,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -86,7 +88,8 @@ def generate(folder: Path, megabytes: float, seed: int = 19) -> None:
 def measure(folder: Path, data_dir: Path, repeat: int = 1) -> dict[str, float]:
     """Time a plain read of the folder's HTML files and a full index build of the folder (the
     fastest of ``repeat`` builds, each into a fresh data dir under ``data_dir``); the CPU time
-    is the build's process time (every thread's)."""
+    is the build's process time (every thread's) and its helper processes' (waited for by the
+    build)."""
     import docx  # noqa: F401 - warm-up imports: see the module docstring
     import pypdf  # noqa: F401
 
@@ -103,10 +106,10 @@ def measure(folder: Path, data_dir: Path, repeat: int = 1) -> dict[str, float]:
     read_s = time.perf_counter() - started
     builds = []
     for n in range(max(1, repeat)):
-        started, cpu = time.perf_counter(), time.process_time()
+        started, cpu = time.perf_counter(), time.process_time() + _children_cpu()
         with Corpus.open(data_dir / f"build{n}", folder=folder) as corpus:
-            builds.append((time.perf_counter() - started, time.process_time() - cpu,
-                           corpus.passage_count()))
+            builds.append((time.perf_counter() - started,
+                           time.process_time() + _children_cpu() - cpu, corpus.passage_count()))
     build_s, build_cpu, passages = min(builds)
     mb = total / 1e6
     return {"files": len(files), "mb": mb, "read_s": read_s, "build_s": build_s,
@@ -115,23 +118,30 @@ def measure(folder: Path, data_dir: Path, repeat: int = 1) -> dict[str, float]:
             "passages": passages}
 
 
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished child processes (the build's helpers)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folder", type=Path, help="a folder of .html files to index")
     parser.add_argument("--generate", type=float, metavar="MB",
                         help="index this many MB of generated HTML instead")
-    parser.add_argument("--threads", type=int, metavar="N",
-                        help="threads that parse the pages (default: PARSE_THREADS)")
+    parser.add_argument("--helpers", type=int, metavar="N",
+                        help="helper processes that parse pages beside the build (default: "
+                             "HELPERS, one per other core)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="build N times and report the fastest (default 1)")
     args = parser.parse_args(argv)
-    if (args.threads is not None and args.threads < 1) or args.repeat < 1:
-        print("bench_index: --threads and --repeat must be at least 1", file=sys.stderr)
+    if (args.helpers is not None and args.helpers < 0) or args.repeat < 1:
+        print("bench_index: --helpers must be at least 0, --repeat at least 1", file=sys.stderr)
         return 2
     from workers.sources import folder as folder_source
 
-    if args.threads is not None:
-        folder_source.PARSE_THREADS = args.threads
+    if args.helpers is not None:
+        folder_source.HELPERS = args.helpers
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-index-") as tmp:
         if args.folder is not None:
@@ -155,8 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'read':<8}{m['read_s']:>9.3f}{m['read_mbs']:>10.1f}")
     print(f"{'build':<8}{m['build_s']:>9.3f}{m['build_mbs']:>10.1f}")
     print(f"build / read time: {m['build_s'] / max(m['read_s'], 1e-9):.1f}x")
-    print(f"build CPU: {m['build_cpu_s']:.3f} s, all threads ({m['build_cpu_mbs']:.1f} MB per CPU "
-          f"second; {folder_source.PARSE_THREADS} parse threads; load average "
+    helpers = folder_source.HELPERS
+    helped = f"{helpers} helper process{'' if helpers == 1 else 'es'}"
+    print(f"build CPU: {m['build_cpu_s']:.3f} s, all threads and helpers ({m['build_cpu_mbs']:.1f} "
+          f"MB per CPU second; {helped}; load average "
           f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores)")
     return 0
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_bench_index_prints_build_and_read_throughput_on_generated_html() -> None:
     proc = subprocess.run([sys.executable, "scripts/bench_index.py", "--generate", "0.3",
-                           "--threads", "2", "--repeat", "2"],
+                           "--helpers", "1", "--repeat", "2"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
@@ -36,18 +36,20 @@ def test_bench_index_prints_build_and_read_throughput_on_generated_html() -> Non
     assert ((megabytes - 0.05) / (seconds + 0.0005) - 0.05 <= mbs
             <= (megabytes + 0.05) / max(seconds - 0.0005, 1e-6) + 0.05), out
     assert re.search(r"^build / read time: \d+\.\dx$", out, re.M), out
-    # the CPU time counts every thread, and says how many parsed and how loaded the machine was
-    cpu = re.search(r"^build CPU: (\d+\.\d{3}) s, all threads \((\d+\.\d) MB per CPU second; "
-                    r"2 parse threads; load average \d+\.\d before, \d+\.\d after, on \d+ cores\)$",
+    # the CPU time counts every thread and helper, and says how many helped and how loaded the
+    # machine was
+    cpu = re.search(r"^build CPU: (\d+\.\d{3}) s, all threads and helpers \((\d+\.\d) MB per "
+                    r"CPU second; 1 helper process; load average \d+\.\d before, \d+\.\d after, "
+                    r"on \d+ cores\)$",
                     out, re.M)
     assert cpu and float(cpu[1]) > 0, out
 
 
-def test_bench_index_rejects_zero_threads_in_one_line() -> None:
-    proc = subprocess.run([sys.executable, "scripts/bench_index.py", "--threads", "0"],
+def test_bench_index_rejects_negative_helpers_in_one_line() -> None:
+    proc = subprocess.run([sys.executable, "scripts/bench_index.py", "--helpers", "-1"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0, proc.stderr
-    assert "at least 1" in proc.stderr and "Traceback" not in proc.stderr
+    assert "at least 0" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_bench_index_rejects_a_missing_folder_in_one_line(tmp_path: Path) -> None:

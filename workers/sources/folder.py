@@ -27,7 +27,6 @@ import os
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from workers.sources import documents, skip_reasons
@@ -54,6 +53,7 @@ from workers.sources.fileread import (
 )
 from workers.sources.includes import without_included
 from workers.sources.languages import one_language
+from workers.sources.page_pool import HELPERS, MIN_PARALLEL_PAGES, PagePool
 from workers.sources.pdf_samples import Sampled, judged_samples
 from workers.sources.sitepages import without_site_pages
 from workers.sources.skip_reasons import INDEXABLE, nothing_indexable
@@ -69,19 +69,14 @@ from workers.sources.walk import (
     walk_folders,
 )
 
-__all__ = ["FOLDER_EXTENSIONS", "INDEXABLE", "MAX_DOCUMENT_BYTES", "MAX_FILE_BYTES",
-           "MIN_PARALLEL_PAGES", "PARSE_THREADS", "Progress", "TEXT_EXTENSIONS", "files_of",
+__all__ = ["FOLDER_EXTENSIONS", "HELPERS", "INDEXABLE", "MAX_DOCUMENT_BYTES", "MAX_FILE_BYTES",
+           "MIN_PARALLEL_PAGES", "Progress", "TEXT_EXTENSIONS", "files_of",
            "folder_docs", "folder_files", "nothing_indexable"]
 
 MAX_FILE_BYTES = skip_reasons.MAX_FILE_BYTES
 """Larger text files are skipped (PDF, .docx: ``MAX_DOCUMENT_BYTES``): one-page manuals pass."""
 
 MAX_DOCUMENT_BYTES = documents.MAX_DOCUMENT_BYTES
-PARSE_THREADS = min(4, os.cpu_count() or 1)
-"""Threads that read and parse a folder's HTML pages at once (see :func:`folder_docs`)."""
-
-MIN_PARALLEL_PAGES = 16
-"""Fewer HTML pages than this are read by one thread: starting threads would cost more."""
 
 Progress = Callable[[int, int, str], None]
 """``progress(files_done, files_total, reading)`` as a folder's files are read, ``reading`` the
@@ -221,7 +216,7 @@ def folder_docs(
     progress: Progress | None = None,
     max_file_bytes: int = MAX_FILE_BYTES,
     *,
-    threads: int | None = None,
+    helpers: int | None = None,
 ) -> Iterator[RawDoc]:
     """The documents of ``files``; unreadable, binary, encrypted and blank files are left out,
     counted in ``skipped`` (keys ``unreadable``, ``binary``, ``encrypted``, ``blank``) and named
@@ -235,39 +230,33 @@ def folder_docs(
     from the thread that consumes the iterator (a CLI's progress); a long PDF beside pages is
     read and counted last, when not judged a copy by a sample (:func:`_read`).
 
-    ``threads`` (default ``PARSE_THREADS``) threads read and parse the HTML pages ahead of the
-    consumer when there are at least ``MIN_PARALLEL_PAGES`` of them: lxml frees the GIL while
-    it parses, so two cores share the work (issue 19: >= 10 MB/s of HTML). The documents,
-    counts and notes are the same, in the same order, whatever the number of threads; other
-    file types, and every ``.gz``, are read by the consuming thread. ``max_file_bytes`` bounds
-    what a ``.gz`` text file may decompress to, and the folder's ``.gz`` files decompress to
-    ``MAX_FOLDER_GZIP_BYTES`` in all (in the files' order: :class:`GzipBudget`).
+    ``helpers`` (default ``HELPERS``: one per other core) processes parse the HTML pages from
+    the last while the consuming thread reads the files from the first, when there are at
+    least ``MIN_PARALLEL_PAGES`` pages (:mod:`workers.sources.page_pool`; issue 19: >= 10 MB/s
+    of HTML). The documents, counts and notes are the same, in the same order, whatever the
+    number of helpers; other file types, and every ``.gz``, are read by the consuming thread.
+    ``max_file_bytes`` bounds what a ``.gz`` text file may decompress to, and the folder's
+    ``.gz`` files decompress to ``MAX_FOLDER_GZIP_BYTES`` in all (in the files' order:
+    :class:`GzipBudget`).
     """
     if skipped is None:
         skipped = Counter()
     if notes is None:
         notes = []
-    threads = PARSE_THREADS if threads is None else threads
     budget = GzipBudget(max_file_bytes)
     pages = [i for i, (_rel, path, _st) in enumerate(files)
              if file_kind(path.name) in HTML_EXTENSIONS and path.suffix.lower() != ".gz"]
-    pool = ThreadPoolExecutor(threads, thread_name_prefix="html-page") if (
-        threads > 1 and len(pages) >= MIN_PARALLEL_PAGES) else None
-    try:
-        rels = frozenset(rel for rel, _p, _st in files)  # a page's links to them (trial 119, F2)
-        ahead = {i: pool.submit(_file_result, *files[i][:2], max_file_bytes, rels)
-                 for i in pages} if pool else {}
+    rels = frozenset(rel for rel, _p, _st in files)  # a page's links to them (trial 119, F2)
+    with PagePool(files, pages, max_file_bytes, rels,
+                  HELPERS if helpers is None else helpers) as ahead:
         yield from _read(files, ahead, skipped, notes, (max_file_bytes, budget, rels), progress)
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _read(files: list[FolderFile], ahead: dict[int, Future], skipped: Counter[str],
+def _read(files: list[FolderFile], ahead: PagePool, skipped: Counter[str],
           notes: list[str], limits: tuple[int, GzipBudget, frozenset[str]],
           progress: Progress | None) -> Iterator[RawDoc]:
-    """:func:`folder_docs`' documents, in order, the pages parsed ``ahead`` by the pool taken
-    from it; ``limits``: the text files' size limit, the folder's gzip budget, its ref paths.
+    """:func:`folder_docs`' documents, in order, the pages the helpers parsed taken from
+    ``ahead``; ``limits``: the text files' size limit, the folder's gzip budget, its ref paths.
     When the folder holds pages and a PDF, a long PDF is read as a sample, judged once every
     file is read, and read whole only when it is no copy of the pages
     (:mod:`workers.sources.pdf_samples`): every document is held until then, and the PDF
@@ -278,11 +267,11 @@ def _read(files: list[FolderFile], ahead: dict[int, Future], skipped: Counter[st
     later: dict[str, Sampled] | None = {} if _pages_beside_pdf(files) else None
     held: list[list[RawDoc]] = []  # with later: every file's documents, until judged
     for done, (rel, path, _st) in enumerate(files, 1):
-        future = ahead.pop(done - 1, None)
-        if future is None:
+        helped = ahead.take(done - 1)
+        if helped is None:
             docs = file_docs(rel, path, skipped, notes, *limits, later)
         else:
-            docs, counts, lines = future.result()
+            docs, counts, lines = helped
             skipped.update(counts)
             notes.extend(lines)
         if later is None:
@@ -317,15 +306,6 @@ def files_of(docs: list[RawDoc], files: list[FolderFile], seen: set[str]) -> Ite
         doc = docs.pop()
         seen.add(documents.file_of(doc.doc_id, rels))
         yield doc
-
-
-def _file_result(rel: str, path: Path, max_file_bytes: int, rels: frozenset[str]
-                 ) -> tuple[list[RawDoc], Counter[str], list[str]]:
-    """:func:`~workers.sources.fileread.file_docs` of one file with its own counts and notes
-    (run in a pool thread)."""
-    skipped: Counter[str] = Counter()
-    notes: list[str] = []
-    return list(file_docs(rel, path, skipped, notes, max_file_bytes, rels=rels)), skipped, notes
 
 
 def _has_text(path: Path, skipped: Counter[str]) -> bool:

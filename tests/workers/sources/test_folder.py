@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-import workers.sources.folder as folder_mod
 from tests.workers.sources.conftest import (
     cache_files,
     write,
@@ -186,63 +184,6 @@ def test_folder_without_indexable_text_is_a_one_line_error(
     message = str(info.value)
     assert "no indexable" in message and str(root) in message and "\n" not in message
     assert cache_files(data) == []
-
-
-
-def test_pages_parsed_by_threads_give_the_serial_documents_counts_and_notes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Issue 19 (>= 10 MB/s of HTML): a folder's pages are parsed by threads; the documents,
-    their order, the skip counts and the notes are the serial ones."""
-    import threading
-    from collections import Counter
-
-    from workers.sources import htmlpage
-
-    parsed_by: set[str] = set()
-    real_page = htmlpage.html_page
-
-    def spy(source: str | bytes, to_here: Callable[[str], bool] | None = None
-            ) -> htmlpage.HtmlPage:
-        parsed_by.add(threading.current_thread().name)
-        return real_page(source, to_here)
-
-    monkeypatch.setattr(htmlpage, "html_page", spy)
-    root = tmp_path / "site"
-    n_pages = folder_mod.MIN_PARALLEL_PAGES + 4
-    for i in range(n_pages):
-        write(root, f"p{i:02d}.html",
-              f"<html><head><title>Page {i}</title></head><body><h1>Part {i}</h1>"
-              f"<p>Tapir {i} text.</p><h2>More</h2><p>Heron {i} notes.</p></body></html>")
-    (root / "p05.html").write_bytes(b"\x89PNG\r\n\x1a\n\x00" * 50)  # binary: skipped, noted
-    write(root, "p07.html", "<html><body><script>x</script></body></html>")  # no text
-    write(root, "readme.md", "A plain file between the pages.")
-    files = folder_mod.folder_files(root)
-
-    def run(threads: int) -> tuple[list, Counter, list[str], list[tuple[int, int, str]]]:
-        skipped: Counter[str] = Counter()
-        notes: list[str] = []
-        calls: list[tuple[int, int, str]] = []
-        docs = list(folder_mod.folder_docs(files, skipped, notes,
-                                           lambda *call: calls.append(call), threads=threads))
-        return docs, skipped, notes, calls
-
-    serial = run(1)
-    assert parsed_by == {threading.current_thread().name}
-    parsed_by.clear()
-    threaded = run(2)
-    assert parsed_by and all(name.startswith("html-page") for name in parsed_by)
-    assert threaded == serial
-    docs, skipped, notes, calls = threaded
-    assert [d.doc_id for d in docs][:3] == ["p00.html", "p01.html", "p02.html"]
-    assert "p05.html" not in {d.doc_id for d in docs} and "readme.md" in {d.doc_id for d in docs}
-    assert docs[1].title == "Page 1"
-    assert docs[1].sections == (("Part 1", "Part 1\n\nTapir 1 text."),
-                                ("More", "More\n\nHeron 1 notes."))
-    assert skipped == Counter({"binary": 1, "blank": 1})
-    assert notes == ["p05.html: skipped, binary (not text)", "p07.html: skipped, no text"]
-    reading = [rel for rel, _p, _st in files] + [""]  # the file read next (trial 124, FA2)
-    assert calls == [(i, len(files), reading[i]) for i in range(0, len(files) + 1)]
 
 
 def test_a_long_paragraph_cut_into_passages_keeps_its_line_breaks() -> None:
