@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 
 from workers.sources.fences import fence_parts, split_fences
-from workers.sources.sentence_ends import GOES_ON, leads_on, sentence_ends
+from workers.sources.sentence_ends import GOES_ON, HEDGE, announces, leads_on, sentence_ends
 
 __all__ = ["MAX_PASSAGE_CHARS", "PARA_SPLIT", "chunk_text", "passage_window"]
 
@@ -49,16 +49,19 @@ def _pack(pieces: Iterable[str], limit: int, sep: str) -> list[str]:
     (:func:`_lead_in`)."""
     chunks: list[str] = []
     current: list[str] = []
+    size = 0  # len(sep.join(current)), kept as pieces join (joined each time: O(n²) in them)
     for piece in pieces:
         if not current:
-            current = [piece]
-        elif len(sep.join(current)) + len(sep) + len(piece) <= limit:
+            current, size = [piece], len(piece)
+        elif size + len(sep) + len(piece) <= limit:
             current.append(piece)
+            size += len(sep) + len(piece)
         else:
             held, lead = _lead_in(current, piece, limit, sep)
             if held:
                 chunks.append(sep.join(held))
             current = [*lead, piece]
+            size = len(sep.join(current))
     if current:
         chunks.append(sep.join(current))
     return chunks
@@ -87,7 +90,9 @@ def _lead_in(current: list[str], piece: str, limit: int, sep: str) -> tuple[list
     (trial 123, X1); Django's "Strictly speaking, signal handling and registration code can
     live anywhere you like, ..." ended one and "In practice, signal handlers are usually
     defined in a signals submodule ..." opened the next, so "Where should signal handling code
-    live?" was answered with the hedge alone (trial 124, FB1).
+    live?" was answered with the hedge alone (trial 124, FB1). A paragraph that neither ends
+    announcing (:func:`~workers.sources.sentence_ends.announces`: the end of its last sentence)
+    nor holds a hedge anywhere is not cut into sentences: none of its sentences can lead on.
 
     Example:
         >>> _lead_in(["Aa aa.", "Run it:"], "```\\nrun\\n```", 30, "\\n\\n")
@@ -107,6 +112,8 @@ def _lead_in(current: list[str], piece: str, limit: int, sep: str) -> tuple[list
     if (_QUESTION_LINE.fullmatch(last.strip()) and len(current) > 1
             and len(last) + len(sep) + len(piece) <= limit):
         return current[:-1], [last]  # a question heads what answers it
+    if not _may_lead_on(last):
+        return current, []  # no sentence of it leads on: it is not cut into sentences
     parts = _sentences(last)  # sentence, whitespace, sentence, ...
     tail, held = parts[-1], current[:-1]
     if len(parts) > 1:  # the rest of its paragraph stays
@@ -122,6 +129,24 @@ def _lead_in(current: list[str], piece: str, limit: int, sep: str) -> tuple[list
     return held, lead
 
 
+def _may_lead_on(para: str) -> bool:
+    """Whether a sentence of ``para`` may lead on (:func:`~workers.sources.sentence_ends.leads_on`
+    of its last): ``para`` ends announcing (``announces``: every such end is a colon or "...
+    follows." or "... following." before closing quotes and blanks) or holds a hedge (each
+    names "speaking", "theory", "principle" or "Theoretically"). Both patterns are searched
+    only when the plain tests pass: searched everywhere, an end-anchored pattern was tried at
+    each character of every paragraph, the most of chunking's CPU.
+
+    Example:
+        >>> [_may_lead_on(p) for p in ("Aa. Run it:", 'It is "as follows."', "Aa. Bb.")]
+        [True, True, False]
+    """
+    end = para.rstrip().rstrip("\"')]")
+    return (end.endswith((":", "follows.", "following.")) and announces(para)
+            or any(word in para for word in _HEDGE_WORDS) and HEDGE.search(para) is not None)
+
+
+_HEDGE_WORDS = ("speaking", "theory", "principle", "Theoretically")
 _SPACE = re.compile(r"\s*")
 
 

@@ -88,3 +88,24 @@ def test_a_colon_before_prose_or_a_list_stays_where_it_is() -> None:
     ways = f"{WAYS}\n\nWay 6: writes to a file the test opens itself are never captured."
     chunks = chunk_text(f"{ways}\n\n{lead}\n\n{item}", 800)
     assert chunks == [f"{ways}\n\n{lead}", item], chunks
+
+
+def test_a_paragraph_that_leads_on_to_nothing_is_not_cut_into_sentences(monkeypatch) -> None:
+    """Issue 19 (>= 10 MB/s of HTML): a passage's last paragraph is cut into sentences only
+    when one of them may lead on (a colon or "as follows." at its end, a hedge in it); the
+    other paragraphs were all cut at every passage's end, and an end-anchored pattern tried at
+    each of their characters (half of chunking's CPU on sqlite3-doc)."""
+    import workers.sources.chunks as chunks
+
+    cut: list[str] = []
+    real = chunks.sentence_ends
+    monkeypatch.setattr(chunks, "sentence_ends", lambda para: cut.append(para) or real(para))
+    plain = chunk_text(f"{WAYS}\n\nSee the harness notes. They say more.\n\n{CODE}", 800)
+    assert plain[-1] == CODE and cut == []
+    hedged = ("Aa aa. Strictly speaking, the capture can be turned off anywhere you like, in "
+              "a fixture or a hook.")
+    practice = ("In practice, it is turned off with -s on the command line, or with "
+                "--capture=no, for the whole run and every test it collects from the folder.")
+    led = chunk_text(f"{WAYS}\n\n{hedged}\n\n{practice}", 800)
+    assert led == [f"{WAYS}\n\nAa aa.", f"{hedged[7:]}\n\n{practice}"], led
+    assert cut == [hedged]
