@@ -96,7 +96,7 @@ class PagePool:
         self._closed = False
         self._procs: list[subprocess.Popen[bytes]] = []
         self._threads: list[threading.Thread] = []
-        if len(pages) < MIN_PARALLEL_PAGES:
+        if len(pages) < MIN_PARALLEL_PAGES or not sys.executable:  # (an embedded Python)
             return
         for _n in range(helpers):
             try:
