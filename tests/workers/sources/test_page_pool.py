@@ -104,5 +104,5 @@ def test_a_script_without_a_main_guard_is_run_once(tmp_path: Path) -> None:
         "    print(c.passage_count())\n")
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=120, check=True).stdout
-    assert out.split("\n")[:2] == ["script ran", "37"]
-    assert out.count("script ran") == 1
+    lines = out.split("\n")
+    assert lines[0] == "script ran" and int(lines[1]) > 20 and out.count("script ran") == 1, out
