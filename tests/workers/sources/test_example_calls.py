@@ -10,25 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.workers.sources.conftest import write
+from tests.workers.sources.reel_pages import FILLER, reel_page
 from workers.sources import Corpus
-
-_FILLER = " ".join(f"The reel keeps its line wound in layer {i} of the spool." for i in range(14))
 
 
 def test_a_call_in_a_code_example_does_not_outrank_the_entrys_rows(tmp_path: Path) -> None:
     root = tmp_path / "docs"
-    write(root, "reels.html", f"""
-        <html><head><title>Reels</title></head><body><h1>Reels</h1>
-        <dl class="py function"><dt class="sig sig-object py" id="tackle.spin_reel">
-        <span class="sig-prename">tackle.</span><span class="sig-name">spin_reel</span>(<em
-        class="sig-param">line</em>, <em class="sig-param">depth=3</em>, <em
-        class="sig-param">drag_kind='auto'</em>)</dt>
-        <dd><p>Spin a fishing reel until the line reaches the depth asked. {_FILLER}</p>
-        <p>depth (int) – How deep the line is let out, in metres. {_FILLER}</p>
-        <p>drag_kind (str) – The drag to use. The 'auto' drag brakes by itself; the 'hand'
-        drag needs the angler's thumb on the spool.</p></dd></dl>
+    write(root, "reels.html", reel_page(after=f"""
         <h2>Stopping the Reel</h2>
-        <p>{_FILLER}</p>
+        <p>{FILLER}</p>
         <div class="highlight"><pre>import tackle
 
         def stop(line):
@@ -36,8 +26,7 @@ def test_a_call_in_a_code_example_does_not_outrank_the_entrys_rows(tmp_path: Pat
 
         tackle.spin_reel("bait", 5)
 
-        print("stopped")</pre></div></body></html>
-        """)
+        print("stopped")</pre></div>"""))
     with Corpus.open(tmp_path / "d", folder=root) as c:
         hits = c.search("What does the drag_kind parameter of spin_reel do?", k=4)
         texts = [h.text for h in hits]

@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.workers.sources.conftest import write
+from tests.workers.sources.reel_pages import FILLER, reel_page
 from workers.sources import Corpus
 from workers.sources.query import search_query
-
-_FILLER = " ".join(f"The reel keeps its line wound in layer {i} of the spool." for i in range(14))
 
 
 def test_the_kind_word_before_an_owner_is_context_not_a_name() -> None:
@@ -27,19 +26,9 @@ def test_the_kind_word_before_an_owner_is_context_not_a_name() -> None:
 
 def test_the_parameters_row_outranks_a_note_naming_the_kind(tmp_path: Path) -> None:
     root = tmp_path / "docs"
-    write(root, "reels.html", f"""
-        <html><head><title>Reels</title></head><body><h1>Reels</h1>
-        <dl class="py function"><dt class="sig sig-object py" id="tackle.spin_reel">
-        <span class="sig-prename">tackle.</span><span class="sig-name">spin_reel</span>(<em
-        class="sig-param">line</em>, <em class="sig-param">depth=3</em>, <em
-        class="sig-param">drag_kind='auto'</em>)</dt>
-        <dd><p>Spin a fishing reel until the line reaches the depth asked. {_FILLER}</p>
-        <p>depth (int) \u2013 How deep the line is let out, in metres. {_FILLER}</p>
-        <p>drag_kind (str) \u2013 The drag to use. The 'auto' drag brakes by itself; the 'hand'
-        drag needs the angler's thumb on the spool. {_FILLER}</p>
-        <p>Changed in version 0.9: Added the drag_kind parameter. {_FILLER}</p>
-        </dd></dl></body></html>
-        """)
+    write(root, "reels.html", reel_page(
+        drag_tail=f" {FILLER}",
+        entry_tail=f"<p>Changed in version 0.9: Added the drag_kind parameter. {FILLER}</p>"))
     with Corpus.open(tmp_path / "d", folder=root) as c:
         hits = c.search("What does the drag_kind parameter of spin_reel do?", k=4)
         texts = [h.text for h in hits]
