@@ -38,6 +38,7 @@ import string
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterator, Sequence
+from itertools import islice
 
 from workers.sources.base import RawDoc
 from workers.sources.documents import file_of
@@ -228,8 +229,9 @@ def _runs_among(words: Sequence[str], shingles: set[tuple[str, ...]]) -> Iterato
 
 
 def _shingles(words: Sequence[str]) -> Iterator[tuple[str, ...]]:
-    """The runs of :data:`SHINGLE_WORDS` of ``words``, as tuples, in order."""
-    return zip(*(words[at:] for at in range(SHINGLE_WORDS)), strict=False)
+    """The runs of :data:`SHINGLE_WORDS` of ``words``, as tuples, in order (each word list
+    walked in place, not copied once per offset: a tenth of the folder's copy check)."""
+    return zip(*(islice(words, at, None) for at in range(SHINGLE_WORDS)), strict=False)
 
 
 class _Held:
