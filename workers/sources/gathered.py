@@ -65,7 +65,7 @@ them through those pages)."""
 
 def _paragraphs(doc: RawDoc) -> list[str]:
     texts = [t for _h, t in doc.sections] if doc.sections else [doc.text]
-    return [p.strip() for text in texts for p in PARA_SPLIT.split(text) if p.strip()]
+    return [q for text in texts for p in PARA_SPLIT.split(text) if (q := p.strip())]
 
 
 def without_gathering_pages(docs: Sequence[RawDoc], rels: set[str],
@@ -113,12 +113,13 @@ def _gathering(files: dict[str, set[str]], holders: dict[str, set[str]]) -> dict
         return [p for p in paragraphs
                 if len(p) >= MIN_PARAGRAPH_CHARS and len(holders[p]) <= MAX_COPIES]
 
-    longs = {rel: len(judged(paragraphs)) for rel, paragraphs in files.items()}
+    judged_of = {rel: judged(paragraphs) for rel, paragraphs in files.items()}  # once each
+    longs = {rel: len(paragraphs) for rel, paragraphs in judged_of.items()}
     ranked = sorted(files, key=lambda r: (-len(files[r]), r))
     rank = {rel: n for n, rel in enumerate(ranked)}
     gathering: dict[str, int] = {}
     for rel in ranked:
-        paragraphs = judged(files[rel])
+        paragraphs = judged_of[rel]
         held: dict[str, set[str]] = defaultdict(set)  # another file -> the paragraphs it holds
         for p in paragraphs:
             for other in holders[p] - {rel} - gathering.keys():
