@@ -12,8 +12,9 @@ whoever parsed a page, and the builder takes them in the files' order. Not ``mul
 a fork of a process whose other threads (the graph's) may hold a lock can hang, and its
 ``spawn`` runs the caller's main script again in each child (a script without a ``__main__``
 guard built the index once per helper). A thread of the builder's serves each helper the last
-page no one has taken; a page not yet given out when the builder reaches it is the builder's,
-so neither waits on the other but for one page; a helper that cannot start or dies leaves
+pages no one has taken, the next one queued in its pipe (:data:`IN_FLIGHT`); a page not yet
+given out when the builder reaches it is the builder's, so neither waits on the other but for
+the pages given out; a helper that cannot start or dies leaves
 every page it did not return to the builder. Source of the idea: the ``multiprocessing`` docs
 ("Contexts and start methods": why fork is unsafe with threads, and spawn's main module).
 
@@ -34,13 +35,18 @@ from typing import BinaryIO
 from workers.sources.base import RawDoc
 from workers.sources.fileread import file_docs
 
-__all__ = ["HELPERS", "MIN_PARALLEL_PAGES", "PagePool", "file_result"]
+__all__ = ["HELPERS", "IN_FLIGHT", "MIN_PARALLEL_PAGES", "PagePool", "file_result"]
 
 HELPERS = max(0, min(3, (os.cpu_count() or 1) - 1))
 """Helper processes that parse a folder's pages beside the builder: one per other core."""
 
 MIN_PARALLEL_PAGES = 16
 """Fewer HTML pages than this are read by the builder alone: a helper costs more to start."""
+
+IN_FLIGHT = 2
+"""Pages a helper is given ahead: the next waits in its pipe while it parses one, so it never
+waits on the builder's serving thread, which needs the GIL the builder's parsing holds (up to
+its 5 ms switch interval, ``sys.getswitchinterval``, per page of a few ms)."""
 
 FileResult = tuple[list[RawDoc], Counter[str], list[str]]
 """One file's documents, with its own skip counts and notes."""
@@ -111,30 +117,34 @@ class PagePool:
             thread.start()
 
     def _serve(self, proc: subprocess.Popen[bytes], shared: tuple[int, frozenset[str]]) -> None:
-        """Give ``proc`` the last page no one has taken until none is left, and keep what it
-        sends back; a helper that fails stops, its page left to the builder."""
+        """Give ``proc`` the last pages no one has taken, :data:`IN_FLIGHT` at a time, until
+        none is left, and keep what it sends back; a helper that fails stops, its pages left to
+        the builder."""
         assert proc.stdin is not None and proc.stdout is not None
-        page = None
+        asked: deque[int] = deque()  # given to the helper, in order, not yet answered
         try:
             pickle.dump(sys.path, proc.stdin)
             pickle.dump(shared, proc.stdin)
             while True:
                 with self._cond:
-                    if self._closed or not self._left:
-                        return
-                    page = self._left.pop()
-                    self._busy.add(page)
-                pickle.dump(tuple(self._files[page][:2]), proc.stdin)
+                    more = [] if self._closed else [
+                        self._left.pop() for _n in range(IN_FLIGHT - len(asked)) if self._left]
+                    self._busy.update(more)
+                    asked.extend(more)
+                for page in more:
+                    pickle.dump(tuple(self._files[page][:2]), proc.stdin)
+                if not asked:
+                    return
                 proc.stdin.flush()
                 result = pickle.load(proc.stdout)
                 with self._cond:
+                    page = asked.popleft()
                     self._busy.discard(page)
                     self._done[page] = result
                     self._cond.notify_all()
-                page = None
         except Exception:  # noqa: BLE001 - a helper that died or wrote nonsense: no more
             with self._cond:
-                self._busy.discard(page)  # read by the builder
+                self._busy.difference_update(asked)  # read by the builder
                 self._cond.notify_all()
         finally:
             try:

@@ -106,3 +106,40 @@ def test_a_script_without_a_main_guard_is_run_once(tmp_path: Path) -> None:
                          timeout=120, check=True).stdout
     lines = out.split("\n")
     assert lines[0] == "script ran" and int(lines[1]) > 20 and out.count("script ran") == 1, out
+
+
+def test_a_helper_is_given_its_next_page_before_it_answers_the_one_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a helper that waited for the builder's serving thread after each page waited on the GIL
+    # the builder's parsing holds (up to its 5 ms switch interval, per page of a few ms)
+    import pickle
+
+    events: list[str] = []
+
+    class Logged:
+        HIGHEST_PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+        @staticmethod
+        def dump(obj: object, file: object, *args: object) -> None:
+            if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[1], Path):
+                events.append("ask")
+            pickle.dump(obj, file, *args)
+
+        @staticmethod
+        def load(file: object) -> object:
+            got = pickle.load(file)
+            events.append("answer")
+            return got
+
+    monkeypatch.setattr(page_pool, "pickle", Logged)
+    _site(tmp_path)
+    files = folder_mod.folder_files(tmp_path)
+    pages = [i for i, (rel, _p, _st) in enumerate(files) if rel.endswith(".html")]
+    with page_pool.PagePool(files, pages, folder_mod.MAX_FILE_BYTES, frozenset(), 1) as pool:
+        waited = time.monotonic()
+        while len(pool._done) < len(pages) and time.monotonic() - waited < 60:
+            time.sleep(0.01)
+        assert len(pool._done) == len(pages)  # the helper read every page
+    assert events[:3] == ["ask", "ask", "answer"]
+    assert events.count("ask") == events.count("answer") == len(pages)
