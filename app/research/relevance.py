@@ -49,6 +49,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.research.missing_words import missing_note, where_missing, written_slip
 from app.research.rows import ok_items
 from app.research.term_stats import (
     TermStats,
@@ -117,7 +118,9 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
     :class:`workers.sources.Corpus`: its ``term_frequencies`` and ``passage_count``, one
     read-only count per word), or None when the source has none or cannot be read. The
     topic's names of two words (:func:`name_phrases`) are counted as phrases ("the SQL IN
-    operator" of psycopg2's manual was "sql in (a typo ...?)", trial 102, F3)."""
+    operator" of psycopg2's manual was "sql in (a typo ...?)", trial 102, F3). A word no
+    passage has is counted with its typing slips (``near``), and a slip a passage writes as
+    such, not only its stem, is searched for (``typos``: :func:`written_slip`, trial 126)."""
     count = getattr(corpus, "passage_count", None)
     frequencies = getattr(corpus, "term_frequencies", None)
     terms = topic_terms(topic)
@@ -127,9 +130,11 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
         # an identifier's words too: one the corpus lacks is judged by them (spelled_out); a
         # name of two words too ("SQL IN"), as a phrase: one the corpus has is said to be so
         counts = dict(frequencies([*terms, *identifier_parts(terms), *name_phrases(topic)]))
-        near = {t: max(found, key=found.__getitem__) for t in terms if not counts.get(t)
-                and (found := {w: n for w, n in frequencies(slips(t)).items() if n > 0})}
-        return TermStats(int(count()), counts, near)  # and a typo's word (slips)
+        slipped = {t: found for t in terms if not counts.get(t)
+                   and (found := {w: n for w, n in frequencies(slips(t)).items() if n > 0})}
+        near = {t: max(found, key=found.__getitem__) for t, found in slipped.items()}
+        typos = {t: w for t, found in slipped.items() if (w := written_slip(corpus, found))}
+        return TermStats(int(count()), counts, near, typos)  # and a typo's word (slips)
     except Exception:  # noqa: BLE001 - statistics are optional: a closed or unreadable index
         return None
 
@@ -179,6 +184,20 @@ class Relevance:
     in_corpus: tuple[str, ...] = ()
     """Those of :attr:`missing` some passage of the corpus has all the same (a name the search
     ranked low): no typo, and nothing the sources lack (:func:`missing_note`)."""
+    absent: tuple[str, ...] = ()
+    """Those of :attr:`missing` the corpus's statistics count in no passage (none without
+    statistics: then it is not known)."""
+    near: tuple[tuple[str, str], ...] = ()
+    """Those of :attr:`absent` one typing slip from a word the corpus has, with that word
+    (``("pendng", "pending")``): likely typos."""
+
+    def note(self, asked: str = "") -> str:
+        """The note naming :attr:`missing` (:func:`missing_note`), each word as ``asked``
+        writes it; "" when none is."""
+        if not self.missing:
+            return ""
+        return missing_note(self.missing, self.in_corpus, asked, absent=self.absent,
+                            near=dict(self.near))
 
     @property
     def sources(self) -> str:
@@ -235,12 +254,12 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     wanted = (_unsaid_wanted(topic, subject, judged, names, rows, stats) if subject
               else describe_terms(unknown, asked=topic) if unknown
               else describe_terms(judged, needed(judged), topic))
-    found = tuple(t for t in missing if stats is not None and stats.frequencies.get(t, 0) > 0)
+    said = (missing, *where_missing(missing, stats))  # in the corpus, in none, near a word
     if not terms or not any(r.get("status") == "ok" for r in rows):
-        return Relevance(wanted, [], unreached, missing, found)
+        return Relevance(wanted, [], unreached, *said)
     if not unknown and any(on_topic(item, terms, names) for _row, item in ok_items(rows)
                            if item.get("ref")):
-        return Relevance(wanted, [], unreached, missing, found)
+        return Relevance(wanted, [], unreached, *said)
     shown = " ".join(str(topic).split())[:200]
     verdict = Relevance(wanted, [], unreached)
     return Relevance(wanted, [RunWarning(
@@ -313,35 +332,6 @@ def _one_missing(terms: Sequence[str], unknown: Sequence[str], rows: Sequence[Ma
     named = any(len(mentioned(rest, item_words(item), names)) == len(rest)
                 for _row, item in ok_items(rows) if item.get("ref"))
     return tuple(unknown) if named else ()
-
-
-def missing_note(words: Sequence[str], in_corpus: Sequence[str] = (), asked: str = "") -> str:
-    """The run's note naming the topic's word(s) no retrieved passage mentions
-    (``Relevance.missing``); of those the corpus has all the same (``in_corpus``), it says so
-    rather than asking whether the sources cover them (trial 49: "RAM" was in the passage after
-    the one cited, and the note suggested the manuals did not discuss it).
-
-    Example:
-        >>> missing_note(["pendng"]).split(" (")[0]
-        'no passage retrieved mentions "pendng"'
-        >>> missing_note(["ram"], ["ram"]).split(", though")[1].split(":")[0]
-        ' the corpus has it in passages the search ranked lower'
-        >>> missing_note(["arg_max"], ["arg_max"], "How do I raise ARG_MAX?").split(",")[0]
-        'no passage retrieved mentions "ARG_MAX"'
-    """
-    lacking = [w for w in words if w not in in_corpus]
-    has = [w for w in words if w in in_corpus]
-    parts = []
-    if lacking:
-        parts.append(f"no passage retrieved mentions {describe_terms(lacking, asked=asked)} (a "
-                     "typo, a word of another language, or something the sources do not cover?)")
-    if has:
-        it = "it" if len(has) == 1 else "them"
-        parts.append(f"{'no passage retrieved mentions ' if not lacking else 'nor '}"
-                     f"{describe_terms(has, asked=asked)}, though the corpus has {it} in "
-                     "passages the search "
-                     "ranked lower")
-    return f"{', '.join(parts)}: the report answers the topic's other words"
 
 
 def relevance_warnings(topic: str, rows: Iterable[Mapping[str, Any]],

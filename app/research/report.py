@@ -36,7 +36,7 @@ from app.research.labels import shown_label
 from app.research.notes import folded_notes
 from app.research.own import caveat_own, entry_own, subject_own
 from app.research.reference import unlabelled
-from app.research.relevance import Relevance, judge, missing_note
+from app.research.relevance import Relevance, judge
 from app.research.report_files import report_filename, report_path, write_report
 from app.research.report_frame import closing_lines, dropped_report, header_lines
 from app.research.rows import ok_items
@@ -320,7 +320,7 @@ def _render(data: ReportInput) -> str:
                   f"finding is shown below.{unreached}", ""]
     else:
         if relevance.missing:  # one word the corpus lacks: named, the rest answered
-            note = missing_note(relevance.missing, relevance.in_corpus, data.asked)
+            note = relevance.note(data.asked)
             lines += [f"> {note[:1].upper()}{note[1:]}.", ""]  # its names as written (125, F5)
         data = settle(entries_out(data), relevance)  # no API entry off its question (L1)
         # what a summary sentence may cite: the items of finished rows, as every section shows;

@@ -58,6 +58,10 @@ class TermStats:
     frequencies: Mapping[str, int]
     near: Mapping[str, str] = field(default_factory=dict)
     """A word no passage has -> the corpus's word one typing slip away (:func:`slips`)."""
+    typos: Mapping[str, str] = field(default_factory=dict)
+    """Of :attr:`near`, those whose word a passage writes as such, not only a word of its stem
+    ("visiter" matches the passages of "visit", and "visitor" was asked as its typo): what the
+    report may call a likely typo (:func:`app.research.missing_words.missing_note`)."""
 
     def rare(self, term: str) -> bool:
         """Whether ``term`` is in at most :data:`RARE_SHARE` of the passages (in none

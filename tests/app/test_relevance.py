@@ -306,7 +306,8 @@ def test_one_word_no_passage_contains_is_named_not_a_blank_report(topic: str) ->
     verdict = judge(topic, PENDING, PACKAGES)
     assert verdict.warnings == [] and len(verdict.missing) == 1, verdict
     md = render_markdown(data(PENDING, topic=topic, sub_questions=[Q1], relevance=verdict))
-    assert f'No passage retrieved mentions "{verdict.missing[0]}"' in md
+    # the counts say the corpus never uses it; no word it writes is one slip away (trial 126)
+    assert f'> The corpus never uses "{verdict.missing[0]}" (its documents may say it' in md
     assert "say nothing about" not in md
 
 
@@ -341,7 +342,8 @@ def test_a_word_the_corpus_lacks_is_named_though_too_light_to_warn(topic: str) -
     assert verdict.warnings == [] and verdict.missing == ("jdbc", "tomcat"), verdict
     md = render_markdown(data(POOL, topic=topic, sub_questions=[Q1], relevance=verdict))
     # each as the question writes it (trial 125, F5)
-    assert 'no passage retrieved mentions "jdbc"' in md.lower() and '"tomcat"' in md.lower()
+    assert 'the corpus never uses "jdbc"' in md.lower(), md
+    assert 'no passage retrieved mentions "tomcat", though the corpus has it' in md.lower(), md
 
 
 def test_a_name_no_retrieved_passage_mentions_is_named_though_the_corpus_has_it() -> None:

@@ -20,7 +20,6 @@ from app.research.relevance import (
     RunWarning,
     corpus_stats,
     judge,
-    missing_note,
 )
 from app.research.report import (
     ReportInput,
@@ -202,8 +201,7 @@ def _warnings(data: ReportInput) -> list[dict[str, str]]:
     dropped at review (nothing to find below)."""
     warnings = list(data.relevance.warnings) if data.relevance is not None else []
     if data.relevance is not None and data.relevance.missing:
-        warnings.append(RunWarning(WORDS_NOT_FOUND, missing_note(
-            data.relevance.missing, data.relevance.in_corpus, data.asked)))
+        warnings.append(RunWarning(WORDS_NOT_FOUND, data.relevance.note(data.asked)))
     if data.dropped:
         warnings.append(RunWarning(DROPPED_AT_REVIEW, f"every result ({data.dropped}) was "
                                    "dropped at review: nothing was persisted, and the report "
