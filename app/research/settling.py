@@ -5,6 +5,7 @@ Pure: reads the rows it is given."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from app.research.answer import entry_answers
@@ -24,7 +25,7 @@ from app.research.topics import topic_kind
 if TYPE_CHECKING:
     from app.research.report import ReportInput
 
-__all__ = ["settle", "trim_side_documents"]
+__all__ = ["settle", "settled_note", "trim_side_documents"]
 
 
 def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
@@ -50,9 +51,37 @@ def settle(data: ReportInput, relevance: Relevance) -> ReportInput:
     left = _documents(data) - keep
     if not left:
         return data
-    note = (f"{len(left)} other document(s) the search found are not cited: the strongest one "
-            f"names every word of the topic, and they are weaker ({_named(data, left)})")
-    return dataclasses.replace(_without(data, left, note), relevance=relevance)
+    strong = strength(data.rows)
+    best = max(strong, key=lambda doc: strong[doc])
+    return dataclasses.replace(_without(data, left, settled_note(left, best, _named(data, left))),
+                               relevance=relevance)
+
+
+def settled_note(left: Collection[str], best: str, named: str) -> str:
+    """The Notes' line on the documents :func:`settle` leaves out (``left``; ``named``: the
+    strongest of them by name, :func:`_named`), beside ``best``, the strongest document, which
+    names every word of the topic. It says they were found and may still answer: "2 other
+    document(s) the search found are not cited: the strongest one names every word of the
+    topic, and they are weaker (change.html, options.html)" was hard to read, and Vim's
+    options.html, which defines the option asked about, was one of them (trial 126).
+
+    Example:
+        >>> settled_note({"b.html"}, "a.html", "b.html")
+        '1 more document the search found is not cited: b.html. a.html names every word of the \
+topic, and this one ranked below it (by search score and the sentences quoted from it), so the \
+report leaves it out; it may still answer the question'
+    """
+    one = len(left) == 1
+    it, these = ("it", "this one") if one else ("them", "these")
+    return (f"{_more(len(left))} the search found {'is' if one else 'are'} not cited: {named}. "
+            f"{best} names every word of the topic, and {these} ranked below it (by search "
+            f"score and the sentences quoted from {it}), so the report leaves {it} out; "
+            f"{'it' if one else 'they'} may still answer the question")
+
+
+def _more(count: int) -> str:
+    """``"1 more document"``, ``"2 more documents"``."""
+    return f"{count} more document{'' if count == 1 else 's'}"
 
 
 def trim_side_documents(data: ReportInput, cited: set[str]) -> ReportInput:
@@ -72,8 +101,11 @@ def trim_side_documents(data: ReportInput, cited: set[str]) -> ReportInput:
     thin = thinly_covered(data.rows, topic_terms(data.asked), keep, name_terms(data.asked))
     if not thin:
         return data
-    note = (f"{len(thin)} other document(s) the search found are not cited: each names much "
-            f"less of the topic than the best one does ({_named(data, thin)})")
+    one = len(thin) == 1
+    note = (f"{_more(len(thin))} the search found {'is' if one else 'are'} not cited: "
+            f"{_named(data, thin)}. {'It names' if one else 'Each names'} much less of the "
+            "topic's words than the sources cited, so the report leaves "
+            f"{'it' if one else 'them'} out")
     return _without(data, thin, note)
 
 
