@@ -33,7 +33,7 @@ from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fin
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
 from workers.sources.site_titles import without_site_name
-from workers.sources.text import plural, raw, safe_name
+from workers.sources.text import raw, safe_name
 
 __all__ = ["CANDIDATES", "COLUMN_WEIGHTS", "MAX_K", "MAX_PER_DOCUMENT", "RELEVANCE_FLOOR",
            "Corpus"]
@@ -160,7 +160,7 @@ class Corpus:
 
             def describe() -> str:
                 # the files that gave passages: a binary, blank or broken one is only in notes
-                return f"{description} ({plural(len(indexed), 'file')})"
+                return f"{description} ({folder_source.counted_files(len(indexed), len(files))})"
 
             def docs_factory() -> Iterator[RawDoc]:
                 # PDF copies of pages, gathering pages, the site's name in titles, repeated bars

@@ -57,7 +57,7 @@ from workers.sources.page_pool import HELPERS, MIN_PARALLEL_PAGES, PagePool
 from workers.sources.pdf_samples import Sampled, judged_samples
 from workers.sources.sitepages import without_site_pages
 from workers.sources.skip_reasons import INDEXABLE, nothing_indexable
-from workers.sources.text import raw, safe_name, size_label, unsafe_name
+from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
 from workers.sources.walk import (
     links_outside,
     once_each,
@@ -70,7 +70,7 @@ from workers.sources.walk import (
 )
 
 __all__ = ["FOLDER_EXTENSIONS", "HELPERS", "INDEXABLE", "MAX_DOCUMENT_BYTES", "MAX_FILE_BYTES",
-           "MIN_PARALLEL_PAGES", "Progress", "TEXT_EXTENSIONS", "files_of",
+           "MIN_PARALLEL_PAGES", "Progress", "TEXT_EXTENSIONS", "counted_files", "files_of",
            "folder_docs", "folder_files", "nothing_indexable"]
 
 MAX_FILE_BYTES = skip_reasons.MAX_FILE_BYTES
@@ -306,6 +306,21 @@ def files_of(docs: list[RawDoc], files: list[FolderFile], seen: set[str]) -> Ite
         doc = docs.pop()
         seen.add(documents.file_of(doc.doc_id, rels))
         yield doc
+
+
+def counted_files(indexed: int, read: int) -> str:
+    """The corpus line's count of a folder's files: those ``indexed`` (that gave passages), and
+    how many more of the ``read`` ones (the count the build's progress prints) were not. "read
+    162 file(s)" was followed by "(161 files)", a text copy of pages left out (trial 126).
+
+    Example:
+        >>> counted_files(161, 161), counted_files(161, 162)
+        ('161 files', '161 files indexed, 1 more read but not indexed: see the notes')
+    """
+    if read <= indexed:
+        return plural(indexed, "file")
+    return (f"{plural(indexed, 'file')} indexed, {read - indexed} more read but not indexed: see "
+            "the notes")
 
 
 def _has_text(path: Path, skipped: Counter[str]) -> bool:

@@ -92,8 +92,8 @@ def test_encrypted_and_broken_files_are_skipped_with_a_note(folder: Path, tmp_pa
         assert corpus.search("pelican sardine")[0].ref == "reports/survey.pdf:p2#0"
         notes = corpus.notes
         # survey.pdf (3 pages), minutes.docx, notes.md, owner-only.pdf: the four skipped files
-        # are named in the notes, not counted (a new user saw them in the run's file count)
-        assert "(4 files)" in corpus.description, corpus.description
+        # are named in the notes, not counted indexed (a new user saw them in the run's count)
+        assert "(4 files indexed, 4 more read but not indexed" in corpus.description
     assert "secret.pdf: skipped, encrypted (needs a password)" in notes
     assert any(n.startswith("broken.pdf: skipped") for n in notes), notes
     assert any(n.startswith("truncated.pdf: skipped") for n in notes), notes

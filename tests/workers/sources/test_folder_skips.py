@@ -30,8 +30,8 @@ def test_binary_files_with_text_extensions_are_skipped(tmp_path: Path) -> None:
         assert present == {"good.md", "utf16.txt", "latin1.txt"}
         assert c.search("census")[0].ref == "utf16.txt#0"
         assert c.meta["documents"] == "3"
-        # the run prints this line: the binaries are named in the notes, not counted
-        assert "(3 files)" in c.description, c.description
+        # the run prints this line: the binaries are named in the notes, not counted indexed
+        assert "(3 files indexed, 4 more read but not indexed: see the notes)" in c.description
 
 
 def test_the_file_count_leaves_out_blank_and_too_large_files(tmp_path: Path) -> None:
@@ -41,7 +41,8 @@ def test_the_file_count_leaves_out_blank_and_too_large_files(tmp_path: Path) -> 
     (root / "blank.md").write_text("  \n")
     (root / "big.txt").write_text("walrus " * 400)
     with Corpus.open(tmp_path / "data", folder=root, max_file_bytes=1000) as c:
-        assert c.description.endswith("(1 file) (1 passage)"), c.description
+        assert c.description.endswith("(1 file indexed, 1 more read but not indexed: see the "
+                                      "notes) (1 passage)"), c.description
         assert sorted(c.notes) == ["big.txt: skipped, too large (2.7 KB > 1,000 bytes)",
                                    "blank.md: skipped, no text"]
 
