@@ -25,7 +25,7 @@ from app.research.citations import claim_key, items
 from app.research.code_answers import beside_code, shows_how
 from app.research.definitions import DEFINES
 from app.research.evidence import document_of, topic_strength, whole_sayers
-from app.research.neighbours import asked_names, speaks_of_its_entry
+from app.research.neighbours import asked_names, description_of, speaks_of_its_entry
 from app.research.own import entry_labelled, entry_of, names_subject, neighbours, passages_by_ref
 from app.research.reference import says_default, written_names
 from app.research.relevance import name_terms, topic_terms
@@ -191,15 +191,16 @@ def ranked(data: ReportInput, kind: str) -> list[tuple[AnswerRank, dict[str, Any
             continue  # ServerLimit's "this directive ... MaxRequestWorkers"
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
-        own = subject_of(text) or asked_label(text, asked) or (  # a label; up to "is"
+        described = description_of(passage, text, asked, heading)  # its entry's opening
+        own = described or subject_of(text) or asked_label(text, asked) or (  # a label; "is"
             predicated(text, subject) if kind in ("what", "topic") else "")
         another = names_another(own, asked)  # "The --dont-clean-words option ..."
         about = 0 if another else len(mentions(subject, own)) if terms else 0
         about = about or int(bool(terms) and speaks_of_its_entry(own))  # "This option ..."
         answers = answers_kind(kind, own, text, data.asked)  # "The only difference is ..."
         about = about or int(answers or shows)
-        fit = answers or shows or fits(kind, text) or (kind in ("what", "topic")
-                                              and defining(text, subject, data.asked))
+        fit = answers or shows or fits(kind, text) or (kind in ("what", "topic") and (
+            bool(described) or defining(text, subject, data.asked)))
         # a default with no subject goes after unless the Answer shows it under its entry's
         # name ("`PS4`: Default is '+%N:%i> '", trial 115, F9)
         after = goes_after(data.asked, kind, quote, text,  # "This is ..." opening its document

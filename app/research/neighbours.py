@@ -37,8 +37,9 @@ from workers.sources.entries import (
     without_arguments,
 )
 from workers.sources.names import writes_option
+from workers.sources.quoted_names import quoted_label
 
-__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "entry_names",
+__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "description_of", "entry_names",
            "other_command", "page_titles", "qualified_match", "sentence_entry",
            "speaks_of_its_entry", "written_names"]
 
@@ -93,8 +94,15 @@ def entry_names(entry: str) -> set[str]:
         ['jinja2.template']
         >>> sorted(entry_names("core.eol")), sorted(entry_names("-e, --edit"))
         (['core.eol'], ['--edit', '-e'])
+        >>> sorted(entry_names("'smartcase' 'scs' boolean (default off) global"))
+        ['scs', 'smartcase']
+
+    A label of quoted names (:func:`~workers.sources.quoted_names.quoted_label`) gives those
+    names: Vim's options are labelled so, and "Override the 'ignorecase' option ..." was no
+    sentence of the 'smartcase' entry it opens (trial 126, F1).
     """
-    return entry_keywords(entry) | written_names(
+    quoted = {name.lower() for name in quoted_label(entry)}  # Vim's "'smartcase' 'scs' ..."
+    return quoted | entry_keywords(entry) | written_names(
         " / ".join(without_arguments(part) for part in entry.split(" / ")))
 
 
@@ -131,11 +139,34 @@ def sentence_entry(passage: str, sentence: str, heading: str = "") -> str:
                 return label.group("label").strip()
             break
         # ssh's -L: four forms, a line each; Exim's options: a name above its field rows
-        option = option_label(paragraph) or fielded_name(paragraphs, at) or option
+        option = (option_label(paragraph) or fielded_name(paragraphs, at)
+                  or (paragraph.strip() if quoted_label(paragraph) else "") or option)
     else:
         return ""
     return (option or heading_of(passage, sentence).rstrip("¶#§ \t") or entry_heading(passage)
             or heading.rstrip("¶#§ \t"))
+
+
+def description_of(passage: str, sentence: str, asked: set[str], heading: str = "") -> str:
+    """The name of the asked entry (one of ``asked``) whose description ``sentence`` opens in
+    ``passage``: its paragraph starts with it, right below the entry's label
+    (:func:`sentence_entry`); else "". Such a sentence's subject is the entry, whatever words
+    open it: Vim's 'smartcase' entry opens "Override the 'ignorecase' option if ...", which the
+    Answer put after the entry's closing "NOTE: This option is reset ..." (trial 126, F1).
+
+    Example:
+        >>> page = "'smartcase' 'scs' boolean\\n\\nOverride the 'ignorecase' option. Only then."
+        >>> description_of(page, "Override the 'ignorecase' option.", {"smartcase"})
+        'smartcase'
+        >>> description_of(page, "Only then.", {"smartcase"})
+        ''
+    """
+    entry = sentence_entry(passage, sentence, heading)
+    names = sorted(entry_names(entry) & {a.lower() for a in asked}) if entry else []
+    paragraphs = [p.strip() for p in PARA_SPLIT.split(passage)]
+    opens = any(p.startswith(sentence.strip()[:80]) and above == entry.strip()
+                for above, p in zip(paragraphs, paragraphs[1:], strict=False))
+    return names[0] if names and opens else ""
 
 
 def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str = "",

@@ -26,6 +26,7 @@ from app.llm.offline.sentences import split_sentences
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import LABEL, entry_led, label_name, signature_name, typed_label
 from workers.sources.query import word_forms
+from workers.sources.quoted_names import QUOTED_KIND
 from workers.sources.textsections import letter_line
 
 __all__ = ["TERM", "default_rows", "description_rows", "entry_heading", "entry_label",
@@ -34,6 +35,7 @@ __all__ = ["TERM", "default_rows", "description_rows", "entry_heading", "entry_l
 _NAME = re.compile(
     r"`(?P<quoted>[^`\s]{1,60})`"                     # `anything` quoted as code
     r"|(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)"          # -x, --keep-index
+    rf"|{QUOTED_KIND}"                                 # the 'smartcase' option
     r"|\b(?P<scoped>[A-Za-z_][\w-]*(?:::[A-Za-z_][\w-]*)+)"  # Aptitude::Purge-Unused
     r"|\b(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*(?:-\w+)*)+)\b"  # core.autocrlf
     r"|\b(?P<camel>[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"  # MaxRequestWorkers, maxAge
@@ -42,7 +44,8 @@ _NAME = re.compile(
 """A word written as an identifier: quoted as code, a command-line flag, scoped with "::" (an
 APT option, ``std::vector``: aptitude's ``Aptitude::Purge-Unused`` was no name, and its default
 was answered by the --purge-unused option's, trial 81, F2), dotted, with a capital inside, or
-with an underscore. Plain words ("samples", "cherry-pick") are not: a question in
+with an underscore, or quoted before the word for its kind ("the 'smartcase' option", trial
+126, F1). Plain words ("samples", "cherry-pick") are not: a question in
 plain words is left to the relevance rules."""
 _DEFAULT_LABEL = re.compile(r"default(?:\s+(?:value|setting))?s?", re.IGNORECASE)
 """A field label that gives the entry's default: ``Default``, ``Default value``."""
@@ -103,9 +106,11 @@ def written_names(text: str) -> set[str]:
         {'aptitude::purge-unused'}
         >>> written_names("What does server.max-keep-alive-idle do?")  # lighttpd's (trial 84)
         {'server.max-keep-alive-idle'}
+        >>> written_names("What does the 'smartcase' option do? 'Tis 'a' word.")  # Vim's
+        {'smartcase'}
     """
-    return {m.group("flag") or _CALL.sub("", next(g for g in m.groups() if g)).lower()
-            for m in _NAME.finditer(text)}
+    return {m.group("flag") or (m.group("kinded") or _CALL.sub(
+        "", next(g for g in m.groups() if g))).lower() for m in _NAME.finditer(text)}
 
 
 _CALL = re.compile(r"(?<=\w)\([^()]*\)$|^['\"]|['\"]$")

@@ -11,6 +11,7 @@ import re
 
 from workers.sources.chunks import PARA_SPLIT
 from workers.sources.entries import entry_keywords, entry_name, option_heading, option_label
+from workers.sources.quoted_names import quoted_label
 
 __all__ = ["entry_at", "name_line", "paragraph_at"]
 
@@ -30,14 +31,17 @@ def entry_at(text: str, offset: int) -> str:
     it names: an option's forms (:func:`workers.sources.entries.option_label`, its first
     form's name: ssh's "Specifies that connections to the given TCP port ..." is ``-L``'s) or
     a keyword and its arguments (BIND's ``flushname name [view]`` above "This command flushes
-    the given name ...", which lost to two release notes saying "rndc flushname", trial 75);
-    else "".
+    the given name ...", which lost to two release notes saying "rndc flushname", trial 75),
+    or a label of quoted names, its first (Vim's ``'smartcase' 'scs' boolean ...``, trial 126,
+    F1: :func:`~workers.sources.quoted_names.quoted_label`); else "".
 
     Example:
         >>> entry_at("-L port:host:hostport\\n-L socket\\n\\nSpecifies that.", 35)
         '-L'
         >>> entry_at("flushname name [view]\\n\\nThis command flushes the name.", 30)
         'flushname'
+        >>> entry_at("'smartcase' 'scs' boolean (default off) global\\n\\nOverride it.", 50)
+        'smartcase'
     """
     paragraph = paragraph_at(text, offset)
     if name := entry_name(paragraph):
@@ -46,6 +50,8 @@ def entry_at(text: str, offset: int) -> str:
     for above in PARA_SPLIT.split(text[:text.rfind("\n\n", 0, offset) + 1]):
         if option := option_label(above):
             label = option_heading(option.split()[0])
+        elif quoted := quoted_label(above):  # Vim's "'smartcase' 'scs' boolean ...": its name
+            label = quoted[0]
         elif "\n" not in above.strip() and len(above) <= 80 and (
                 keywords := entry_keywords(above.strip())) and len(keywords) == 1:
             label = next(iter(keywords))
