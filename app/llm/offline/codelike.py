@@ -6,9 +6,17 @@ from __future__ import annotations
 import re
 
 from app.llm.offline.blocks import FIELD_ENTRY
-from workers.sources.entries import SECTION_LABELS, TYPE_FIRST, entry_led, unfielded
+from workers.sources.entries import (
+    SECTION_LABELS,
+    SIGNATURE,
+    TYPE_FIRST,
+    entry_led,
+    signature_name,
+    unfielded,
+    without_arguments,
+)
 
-__all__ = ["looks_like_code"]
+__all__ = ["bare_signature", "looks_like_code"]
 
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
 _PROSE_LABELS = SECTION_LABELS | frozenset(  # "SOLUTION: Delete the lock file." (119, F12)
@@ -41,9 +49,11 @@ def looks_like_code(sentence: str) -> bool:
         >>> looks_like_code("noclasses: If set to true, the tags will not use CSS classes but "
         ...                 "inline styles.")
         False
+        >>> looks_like_code("kite.fly(line, height=3, reel_type='auto', tail=None)")
+        True
     """
     sentence = unfielded(sentence)  # "Parameters: url (str) – ...": its first entry's line
-    if _CODE_HINTS.search(sentence):
+    if _CODE_HINTS.search(sentence) or bare_signature(sentence):
         return True
     if (_CODE_OPERATORS.search(sentence) and len(_WORD.findall(sentence)) < _PROSE_WORDS
             and not (sentence[:1].isupper() and sentence.rstrip().endswith("."))):
@@ -87,3 +97,31 @@ def _described(rest: str) -> bool:
     rest = TYPE_FIRST.sub("", rest.strip())  # "size: (string) The preferred size ..." (Aspell)
     return rest[:1].isupper() and len(_WORD.findall(rest)) >= _PROSE_WORDS and bool(
         _TERMINAL.search(rest))
+
+
+_SIGNATURE_TAIL = re.compile(r"\s*(?:(?:→|->|:)\s*[^\s.!?]+(?:\s[^\s.!?]+){0,2})?"
+                             r"\s*(?:\[source\])?\s*[¶#]?\s*")
+"""What may follow a signature's brackets: a return annotation, Sphinx's ``[source]`` link, a
+permalink mark."""
+
+
+def bare_signature(sentence: str) -> bool:
+    """Whether ``sentence`` is a call's signature and nothing more (:data:`~workers.sources.
+    entries.SIGNATURE`, its arguments' brackets closed, then at most a return annotation or a
+    ``[source]`` link): an entry's label, never a sentence. Werkzeug's
+    ``werkzeug.serving.run_simple(hostname, port, ..., reloader_type='auto', ...)`` names every
+    parameter, so the Top passage asked of ``reloader_type`` showed it as its excerpt (trial 126,
+    F3).
+
+    Example:
+        >>> bare_signature("class jinja2.Template(source, trim_blocks=False) [source]")
+        True
+        >>> bare_signature("get_data(cache=True) → bytes"), bare_signature("open(path) opens it.")
+        (True, False)
+    """
+    line = " ".join(sentence.split())
+    found = SIGNATURE.match(line)
+    if found is None or not signature_name(line):
+        return False
+    rest = without_arguments(line)
+    return rest != line and _SIGNATURE_TAIL.fullmatch(rest[found.end() - 1:]) is not None
