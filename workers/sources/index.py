@@ -32,13 +32,14 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from workers.sources.base import CorpusError, IndexVanished, NoText, RawDoc
-from workers.sources.batch_writer import BatchWriter
+from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
 from workers.sources.checked import checked_once, forget, passed
+from workers.sources.chunks import chunk_text
 from workers.sources.fts_clauses import fts_or
+from workers.sources.names import symbol_key
 from workers.sources.note_groups import one_line_each
-from workers.sources.passage_rows import DocRow, rows_of, write_passages
-from workers.sources.text import raw, safe_name
+from workers.sources.query import symbol_terms, title_terms
+from workers.sources.text import raw, safe_name, short_title
 
 __all__ = [
     "SCHEMA_VERSION", "STALE_TMP_SECONDS", "build", "build_lock", "build_locked", "current_notes",
@@ -112,27 +113,26 @@ def build(
     started = time.perf_counter()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        con = sqlite3.connect(tmp, check_same_thread=False)  # the passages: a writer thread's
+        con = sqlite3.connect(tmp)
         try:
             con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + DDL)
             # the temp file exists while ``docs`` is consumed (parsing is most of a build): a
             # build killed meanwhile leaves it for the next build to remove (remove_orphan_temps)
+            doc_rows, passage_rows = _rows_of(docs)
             with con:
-                con.execute(_FTS_AUTOMERGE, (0,))
-                with BatchWriter(lambda rows: write_passages(con, rows)) as writer:
-                    doc_rows, passages = rows_of(docs, writer.add)
-                _insert_rows(con, doc_rows)
+                _insert_rows(con, doc_rows, passage_rows)
                 meta = {
                     **meta,
                     "schema": SCHEMA_VERSION,
-                    "passages": str(passages),
+                    "passages": str(len(passage_rows)),
                     "documents": str(len(doc_rows)),
                     "build_seconds": f"{time.perf_counter() - started:.3f}",
                     "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                     "notes": "\n".join(one_line_each(notes or [])),  # all: grouped when read
                 }
                 head = describe() if describe is not None else meta["description"]
-                meta["description"] = f"{head} ({passages:,} passage{'' if passages == 1 else 's'})"
+                count = f"{len(passage_rows):,} passage{'' if len(passage_rows) == 1 else 's'}"
+                meta["description"] = f"{head} ({count})"
                 con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
         finally:
             con.close()
@@ -143,15 +143,63 @@ def build(
     return meta
 
 
-def _insert_rows(con: sqlite3.Connection, doc_rows: list[DocRow]) -> None:
-    """Insert the docs rows and merge the FTS5 index of the passages written, in the caller's
-    transaction: one merge at the end ('optimize', automerge off while the rows went in)
-    instead of FTS5's incremental merges, a quarter less of the insert's CPU, the same index
-    (FTS5 docs, "The 'automerge' Configuration Option"); the default is set back afterwards."""
+_DocRow = tuple[str, str, str, int]
+_PassageRow = tuple[int, str, str, int, str, str, str, str, str, str, float, str, str]
+
+
+def _rows_of(docs: Iterable[RawDoc]) -> tuple[list[_DocRow], list[_PassageRow]]:
+    """The ``docs`` and ``passages`` table rows of ``docs``, consumed once: a repeated doc_id
+    and a document with no text are left out; passages are the documents' sections cut by
+    :func:`chunk_text`, numbered from 1 in order.
+
+    Raises:
+        NoText: no document had any text.
+    """
+    doc_rows: list[_DocRow] = []
+    passage_rows: list[_PassageRow] = []
+    seen_ids: set[str] = set()
+    for doc in docs:
+        if doc.doc_id in seen_ids:
+            continue
+        sections = [(h, c) for h, t in doc.sections or (("", doc.text),) for c in chunk_text(t)]
+        if not sections:
+            continue
+        seen_ids.add(doc.doc_id)
+        title = short_title(doc.title)  # a label: a <title> of 1 MB was one
+        doc_rows.append((doc.doc_id, title, doc.source, len(sections)))
+        terms, name, key = title_terms(title), symbol_terms(doc.symbol), symbol_key(doc.symbol)
+        for seq, (heading, chunk) in enumerate(sections):
+            if doc.section_symbols:  # a Python file's section: its own symbol ("" the module's)
+                name, key = symbol_terms(heading), symbol_key(heading)
+            passage_rows.append((len(passage_rows) + 1, Passage.make_ref(doc.doc_id, seq),
+                                 doc.doc_id, seq, title, doc.source, chunk, terms, name,
+                                 _heading(heading), float(doc.link_share), key, doc.kind))
+    if not passage_rows:
+        raise NoText("no indexable text found")
+    return doc_rows, passage_rows
+
+
+def _heading(heading: str) -> str:
+    """A passage's heading as indexed: as written, or cut (:func:`short_title`) past 64 KB, as
+    each passage of its section repeats it (a 1 MB heading took 91 s to index; SQLite's keyword
+    index heads its page with 61 KB, which the ranking was measured with)."""
+    return heading if len(heading) <= 65536 else short_title(heading)
+
+
+def _insert_rows(con: sqlite3.Connection, doc_rows: list[_DocRow],
+                 passage_rows: list[_PassageRow]) -> None:
+    """Insert the rows and build the FTS5 index over them, in the caller's transaction.
+
+    One merge at the end ('optimize') instead of FTS5's incremental merges while the rows go
+    in: a quarter less of the insert's CPU, the same index (FTS5 docs, "The 'automerge'
+    Configuration Option"); the default is set back afterwards."""
+    con.execute(_FTS_AUTOMERGE, (0,))
     con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
+    con.executemany(f"INSERT INTO passages VALUES ({', '.join('?' * 13)})", passage_rows)
+    con.execute("INSERT INTO passages_fts (rowid, name, terms, heading, text, namekey) "
+                "SELECT id, name, terms, heading, text, namekey FROM passages ORDER BY id")
     con.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
     con.execute(_FTS_AUTOMERGE, (_FTS_DEFAULT_AUTOMERGE,))
-
 
 def current_notes(meta: dict[str, str], listed: list[str]) -> dict[str, str]:
     """``meta`` of a reused index with the notes of the folder's listing (``listed``: files
