@@ -53,6 +53,7 @@ from workers.sources.fileread import (
 )
 from workers.sources.includes import without_included
 from workers.sources.languages import one_language
+from workers.sources.metadata_only import metadata_only
 from workers.sources.page_pool import HELPERS, MIN_PARALLEL_PAGES, PagePool
 from workers.sources.pdf_samples import Sampled, judged_samples
 from workers.sources.sitepages import without_site_pages
@@ -189,7 +190,7 @@ def folder_files(
     found = without_included(found, sources, skipped, notes)  # what those sources include
     found = copies_once(found, skipped, notes, max_file_bytes)
     if notes is not None:
-        notes += links_outside(folder, found)
+        notes += links_outside(folder, found) + metadata_only(folder, found)
     if not any(unsafe_name(rel) for rel, _p, _st in found):
         return found
     # Names that need escaping come second: a file really named like an escaped one keeps its

@@ -352,3 +352,28 @@ def test_a_text_file_of_a_suffix_of_no_known_type_is_read_by_its_content(tmp_pat
         assert c.notes == ["2 files passed over, of types not indexed (.vsd, .json)",
                            "examples/cat.sh: skipped, a script without comments (a script is "
                            "read as its comments)"], c.notes
+
+
+def test_a_folder_of_only_change_logs_and_a_licence_says_its_documents_are_elsewhere(
+    tmp_path: Path,
+) -> None:
+    # /usr/share/doc/asymptote-doc holds changelog.Debian.gz, changelog.gz and copyright; the
+    # PDFs are under /usr/share/texmf: "How do I draw a circle?" was answered from the
+    # changelog, and nothing said the manual was not in the folder
+    root = tmp_path / "kite-doc"
+    root.mkdir()
+    _gz(root / "changelog.Debian.gz", b"kite-doc (2.1-1) unstable; urgency=medium\n\n"
+                                      b"  * New upstream release.\n")
+    _gz(root / "changelog.gz", b"Version 2.1\n\nAdded convenient circle and arc functions.\n")
+    (root / "copyright").write_text("Files: *\nCopyright: 2020 Kite authors\nLicense: LGPL-3+\n",
+                                    encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=root) as c:
+        said = [n for n in c.notes if "holds only change logs" in n]
+    assert said == ["kite-doc holds only change logs and licence files (changelog.Debian.gz, "
+                    "changelog.gz, copyright): the documents of its package may be installed "
+                    "in another folder (on Debian, `dpkg -L kite-doc` lists where)"], said
+    (root / "guide.html").write_text("<html><head><title>Kites</title></head><body><p>Draw a "
+                                     "circle with the circle function.</p></body></html>",
+                                     encoding="utf-8")
+    with Corpus.open(tmp_path / "data2", folder=root) as c:
+        assert not any("holds only change logs" in n for n in c.notes), c.notes
