@@ -151,7 +151,9 @@ def envelope_reducer(existing: Any, new: Any) -> list[dict[str, Any]]:
          envelope's failed attempt) is the result kept under that error, so any fold order of
          the same writes gives one envelope. An update that carries ``kept`` itself (a
          subgraph's copy) merges by rules 2 and 7; persist's write-back (no status) merges as
-         before.
+         before. Folding a batch again over its own result changes nothing when each write
+         carrying a ``status`` is a whole envelope, as workers write them; a partial status
+         write is the stated limit (docs/architecture.md, rule 8).
 
     Args:
         existing: the channel's current value: a list of envelope dicts, or None.

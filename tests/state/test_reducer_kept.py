@@ -104,6 +104,23 @@ def test_a_stored_envelope_without_a_status_reads_as_ok():
     assert out[0]["v"] == 1 and "status" not in out[0] and out[0][KEPT]["round"] == 1
 
 
+def test_a_partial_status_write_is_rule_8s_stated_limit():
+    """Found by a CI run of the idempotence property: an error is merged over a stored error
+    but kept aside (its other fields dropped) over an ok result, so a batch whose error write
+    carries only some fields folds differently over its own result. Whole envelopes, as
+    workers write them, fold the same again (docs/architecture.md, rule 8)."""
+    stored = [{**ERROR, "round": None}]
+    partial = [{"envelope_id": "a", "worker": "w1"},
+               {"envelope_id": "a", "status": "error", "error": "boom", "worker": "w0"},
+               {"envelope_id": "a", "status": "ok", "error": None}]
+    once = envelope_reducer(stored, partial)
+    assert once[0]["worker"] == "w0" and envelope_reducer(once, partial)[0]["worker"] == "w1"
+    whole = [partial[0], {**ERROR, "round": None, "error": "boom", "worker": "w0"},
+             {**OK, "round": None}]
+    once = envelope_reducer(stored, whole)
+    assert envelope_reducer(once, whole) == once
+
+
 # -- on random sequences of full results --------------------------------------------------------
 
 results = st.lists(st.tuples(st.sampled_from(["ok", "error"]), st.integers(0, 9)), max_size=12)
