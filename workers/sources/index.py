@@ -50,7 +50,7 @@ __all__ = [
 # 68: dl terms; 67-65: long <pre>; 64: gathering pages; 63: site pages; 62: indextable; 61:
 # Texinfo category; 60: comments; 59: latex2html; 58: FAQ titles, stop words; 57: contents; 56:
 # _sources; 55-49: reST, <br>, sidebar, titles cut; 50: nav; 43: 2^10; 42-13: bars, PDF, ...
-SCHEMA_VERSION = "140"
+SCHEMA_VERSION = "141"
 """Bump when the index layout or the extraction rules change: every index is rebuilt."""
 
 STALE_TMP_SECONDS = 15 * 60

@@ -11,7 +11,10 @@ A suffix after a separator (:data:`SEPARATORS`) is the site's name when at least
 :data:`SITE_SHARE` of the folder's titled files, and :data:`MIN_FILES` of them, end with it;
 the longest such suffix is dropped. A title that is nothing but the name (the site's index page)
 keeps it. Files, not documents, are counted: a PDF's pages share its one title, which names
-that PDF, not a site.
+that PDF, not a site; and only files titled by their text: a script, a change log or an example
+without a title is called by its file name (``astat.py``), no title a site gave it, and the
+seventeen example scripts beside python-pexpect-doc's twelve Sphinx pages ("FAQ — Pexpect 4.8
+documentation") kept the site's name on every page (trial 127, F2).
 
 This module imports only the standard library and the sources' own helpers.
 """
@@ -22,6 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
+from pathlib import PurePosixPath
 
 from workers.sources.base import RawDoc
 from workers.sources.documents import file_of
@@ -43,6 +47,13 @@ MIN_FILES = 3
 def _suffixes(title: str) -> list[str]:
     """The suffixes of ``title`` after each separator, longest first."""
     return [title[m.end():] for m in SEPARATORS.finditer(title) if title[m.end():].strip()]
+
+
+def _named_by_file(title: str, rel: str) -> bool:
+    """Whether ``title`` is only the name of its file ``rel`` (with or without its type): the
+    title a document without one of its own is given."""
+    name = PurePosixPath(rel).name
+    return title.strip() in {name, name.partition(".")[0]}
 
 
 def site_name(titles: Iterable[str]) -> str:
@@ -74,7 +85,9 @@ def without_site_name(docs: list[RawDoc], rels: set[str]) -> list[RawDoc]:
     """
     titles: dict[str, str] = {}
     for doc in docs:
-        titles.setdefault(file_of(doc.doc_id, rels), doc.title)
+        rel = file_of(doc.doc_id, rels)
+        if not _named_by_file(doc.title, rel):
+            titles.setdefault(rel, doc.title)
     name = site_name(titles.values())
     if not name:
         return docs

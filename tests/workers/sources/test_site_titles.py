@@ -42,3 +42,20 @@ def test_titles_sharing_no_name_are_kept(tmp_path: Path) -> None:
     })
     assert titles == {"a.html": "Setup — Widgets", "b.html": "Usage — Gadgets",
                       "c.html": "Limits"}
+
+
+def test_files_titled_by_their_name_do_not_outvote_the_sites_pages(tmp_path: Path) -> None:
+    """Trial 127, F2: python-pexpect-doc's 12 Sphinx pages beside 17 example scripts, titled by
+    their file names, kept "— Pexpect 4.8 documentation" in every page's title."""
+    folder = tmp_path / "site"
+    (folder / "examples").mkdir(parents=True)
+    for name in ("api", "faq", "tricks"):
+        (folder / f"{name}.html").write_text(
+            _page(name.upper() + SUFFIX, f"The {name} of frobnication widgets."), encoding="utf-8")
+    for n in range(5):
+        (folder / "examples" / f"demo{n}.py").write_text(
+            f"import frob\nfrob.widgets({n})  # frobnication widgets\n", encoding="utf-8")
+    with Corpus.open(tmp_path / "data", folder=folder) as corpus:
+        titles = {h.doc_id: h.title for h in corpus.search("frobnication widgets", k=20)}
+    assert {titles[f"{n}.html"] for n in ("api", "faq", "tricks")} == {"API", "FAQ", "TRICKS"}
+    assert titles["examples/demo0.py"] == "demo0.py"
