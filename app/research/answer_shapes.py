@@ -94,12 +94,13 @@ _PRONOUN_SUBJECT = re.compile(
 this can also be a callable ..."); not a pronoun ending a longer subject ("The pages that ...",
 "The X setting limits the size; packets past it are ...")."""
 _DUMMY_IT = re.compile(
-    r"\W*It\s+(?:is|was|may\s+be|can\s+be|would\s+be|will\s+be)\s+(?:not\s+)?(?:also\s+)?"
+    r"\W*It(?:['’]s|\s+(?:is|was|may\s+be|can\s+be|would\s+be|will\s+be))\s+(?:not\s+)?"
+    r"(?:also\s+)?"
     r"(?:possible|impossible|necessary|important|recommended|advisable|advised|best|better|"
     r"safe|unsafe|easy|easier|difficult|hard|useful|common|likely|unlikely|true|worth|"
     r"required|an?\s+(?:error|good\s+idea|mistake))\b", re.IGNORECASE)
 """An "it" that stands for the clause after it ("It is possible to obtain debugging
-information ..."), pointing back to nothing."""
+information ...", "It's best to ..."), pointing back to nothing."""
 
 
 def points_back(text: str, asked: str = "", opening: bool = False) -> bool:

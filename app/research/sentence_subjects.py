@@ -33,6 +33,15 @@ _UNLISTED_VERB = re.compile(
 extension *alters the* behavior ..."), or after an adverb in -ly ('The "sectnum" directive
 *automatically numbers* sections ...'). Trial 94, F3: without a subject such a definition did
 not count as about the thing asked, and a usage line led the Answer."""
+_CONTRACTED = re.compile(
+    r"\b(?:it|that|this|there|here|what|who|he|she)(?P<verb>['’]s)\b"
+    r"|\b(?:they|we|you|these|those|it|that|this|he|she)(?P<verb2>['’](?:re|ll|d|ve))\b",
+    re.IGNORECASE)
+"""A pronoun's verb contracted onto it ("That’s done by a shell ...", "They're kept"): the
+verb starts at the apostrophe, and the pronoun is the subject. Without it "That’s done by a
+shell not the command you are spawning." (python-pexpect-doc's FAQ) had the words up to
+"are" for its subject, no pronoun pointing back, and led an Answer that never said what
+"That" was (trial 127, F1). A noun's "'s" is its possessive, no verb ("The server's name")."""
 _CLAUSE = re.compile(r"^\W*(?:when|whenever|if|unless|once|after|before|while|although|"
                      r"though|because|since|as\s+long\s+as|until)\b[^,]*(,)?", re.IGNORECASE)
 """A leading subordinate clause ("When auto_vacuum is enabled, ..."), to its comma if any."""
@@ -94,7 +103,11 @@ def subject_of(sentence: str) -> str:
             return ""
         sentence = sentence[clause.end():]
     match = _first_verb(sentence)
-    return sentence[:match.start()] if match else ""
+    end = match.start() if match else None
+    contracted = _CONTRACTED.search(sentence)
+    if contracted and (end is None or contracted.start() < end):
+        end = contracted.start("verb" if contracted.group("verb") else "verb2")
+    return sentence[:end] if end is not None else ""
 
 
 def _first_verb(sentence: str) -> re.Match[str] | None:

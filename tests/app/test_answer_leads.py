@@ -96,3 +96,17 @@ def test_a_problem_layouts_solution_answers_how_to_fix_it(tmp_path) -> None:
                                  "How do I fix the database is locked error?")
     assert first.startswith("- SOLUTION: Delete the lock file"), report
     assert "fast_compare" not in answer_section(report), report
+
+
+def test_a_pronoun_with_its_verb_contracted_points_back_too() -> None:
+    # Trial 127, F1: python-pexpect-doc's FAQ "That’s done by a shell not the command you are
+    # spawning." opened the Answer to "Why don't shell pipe and redirect work when I spawn a
+    # command?"; the sentence saying what "That" is came after it
+    q = "Why don't shell pipe and redirect work when I spawn a command?"
+    ref = "html/FAQ.html#0"
+    answer = _answer(q, [
+        item("finding", "That’s done by a shell not the command you are spawning.", ref),
+        item("finding", "Remember that Pexpect does NOT interpret shell meta characters such as "
+                        "redirect, pipe, or wild cards.", ref)])
+    assert "does NOT interpret shell meta characters" in _first(answer), answer
+    assert "That’s done by a shell" not in _first(answer), answer

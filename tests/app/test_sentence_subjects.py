@@ -42,3 +42,19 @@ def test_a_one_word_label_is_no_verb() -> None:
     # label is part of the subject as any entry's label is ("`PS4`: Default is ...")
     assert subject_of("Returns: The value is cached.") == "Returns: The value "
     assert subject_of("PS4: Default is '+ '.") == "PS4: Default "
+
+
+@pytest.mark.parametrize(("sentence", "subject"), [
+    ("That’s done by a shell, not the command you are spawning.", "That"),
+    ("They're kept until the run ends.", "They"),
+    ("The server's name is sent first.", "The server's name "),
+])
+def test_a_pronouns_contracted_verb_ends_the_subject(sentence: str, subject: str) -> None:
+    # trial 127, F1: "That’s" is "That is"; a noun's "'s" is no verb
+    assert subject_of(sentence) == subject
+
+
+def test_a_contracted_it_standing_for_a_clause_points_back_to_nothing() -> None:
+    from app.research.answer_shapes import points_back
+    assert points_back("That’s done by a shell.")
+    assert not points_back("It’s possible to spawn a shell with the command.")
