@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import re
 
+from app.research.verb_words import ALSO_NOUNS as _ALSO_NOUNS
+from app.research.verb_words import VERBS as _VERBS
+
 __all__ = ["LONG_PHRASE", "QUESTION_START", "ask", "is_long", "is_name", "is_verb", "requested",
            "second_person", "shape"]
 
@@ -44,36 +47,6 @@ _OBJECT_START = frozenset(
     "a an the my your our their its this that these those all each every some any one two "
     "three several multiple many more no another it them me us up out off down back away over "
     "into onto".split())
-# Verbs a technical question starts with (the imperative "customise the serialiser"); those
-# also used as nouns ("retry policy", "stream modes") start a verb phrase only before an object.
-_VERBS = frozenset(
-    """accept access add adjust allow append apply attach avoid block build bump cache call
-    cancel change check choose clean clear clone close collect combine compare compile compute
-    configure connect convert copy count create customise customize debug declare decode define
-    delete deploy detect disable discard dispatch display draw drop edit embed emit enable
-    enclose encode ensure enforce evaluate exclude execute exit expand export expose extend
-    extract fetch fill filter find fix flush force format forward free generate get give grant
-    group handle hide ignore implement import include increase inject insert inspect install
-    interrupt invoke join keep kill label launch limit link list load lock log make manage map
-    mark measure merge migrate mock modify monitor mount move name normalise normalize notify
-    open order override paint parse pass patch pause persist pick place plot populate prevent
-    print process produce protect pull push put query raise read rebuild receive record recover
-    reduce refresh register reject release reload remove rename render reorder repeat replace
-    replay reply request require reset resize resolve restart restore restrict resume retrieve
-    retry return reuse revert rotate round route run sample save scale schedule search select
-    send serialise serialize set shade share show shrink shut skip sort specify split start
-    stop store stream subclass submit subscribe supply suppress swap switch sync tell test
-    throttle time trace track train transform translate trigger trim truncate tune turn type
-    undo unlock unregister unset update upgrade upload use validate verify view wait watch wrap
-    write yield""".split())
-_ALSO_NOUNS = frozenset(
-    """access cache call change check compare count display drop exit export fill filter find
-    fix format group import interrupt label limit link list lock log map mark mock name order
-    paint patch pause pick place plot print process query raise record reply request reset
-    resize restart resume retry return round route run sample scale schedule search set shade
-    show sort split start stop store stream subclass swap switch sync test time trace track
-    train transform trigger trim turn type undo update upgrade upload use view wait watch wrap
-    yield""".split())
 _REQUEST = re.compile(
     r"^(?:please\s+)?(?P<verb>explain|describe|define|summari[sz]e|list|outline|tell\s+me\s+about|"
     r"tell\s+me|show\s+me|give\s+me|talk\s+about)\s+(?!of\b)(?P<rest>.+)$",
