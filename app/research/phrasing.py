@@ -127,12 +127,20 @@ def is_verb(word: str) -> bool:
             or (len(w) >= 6 and w.endswith("ate") and word[:1].islower()))
 
 
+_ATE_VERB = re.compile(r"[a-z]{4,}ate")
+"""A word that may be a verb by its "-ate" ending ("automate", "truncate") or a noun
+("template", "certificate"): an instruction's verb only before a determiner. Trial 127, F5:
+"automate an ssh login with pexpect" was asked "What is automate an ssh login with pexpect?"."""
+
+
 def _verb_phrase(words: list[str]) -> bool:
     """Whether ``words`` are an instruction: a verb, then its object (a verb also used as a
     noun needs an object that opens with an article, a pronoun or a particle)."""
     if (len(words) >= 4 and _bare(words[1]) in ("and", "or") and _is_verb(words[0])
             and words[0][:1] not in "`\"'" and _verb_phrase(words[2:])):
         return _bare(words[3]) in _OBJECT_START  # "interrupt and resume a graph"
+    if len(words) >= 2 and not _is_verb(words[0]) and _ATE_VERB.fullmatch(words[0]):
+        return _bare(words[1]) in _DETERMINERS  # "automate an ssh login"
     if (len(words) < 2 or not _is_verb(words[0]) or words[0][:1] in "`\"'"
             or words[0].endswith(",") or _bare(words[1]) in _JOINS):
         return False  # "Send or Command", "Send, Command and interrupt": names

@@ -169,6 +169,11 @@ def test_what_only_looks_like_a_comparison_compares_nothing(topic):
     ("Every object has an identity, a type and a value",
      "Every object has an identity, a type and a value"),  # a statement, kept
     ("how do I retry", "How do I retry?"),
+    # trial 127, F5: a verb by its "-ate" ending before a determiner, not "What is automate ..."
+    ("automate an ssh login with pexpect", "How do I automate an ssh login with pexpect?"),
+    ("truncate the log file", "How do I truncate the log file?"),
+    ("certificate authority setup", "What is certificate authority setup?"),  # a noun's "-ate"
+    ("aggregate functions", "What are aggregate functions?"),
 ])
 def test_the_shape_of_a_phrase_picks_the_question_word(topic, question):
     assert main_question(topic) == question
