@@ -25,6 +25,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.research.asked_actions import asked_action
+from app.research.facet_phrases import (
+    CLAUSE_VERB,
+    POINTS_OUT,
+    asks_a_thing,
+    cut_from_complement,
+    names_a_thing,
+)
 from app.research.phrasing import second_person, shape
 from app.research.topics import main_question
 
@@ -255,9 +262,10 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
     for injecting persistent store into tool arguments" searches words the whole corpus has,
     and its task cites whatever shares them (the default eval's on-target share fell from 0.61
     to 0.50 when every phrase was asked about). A phrase that names no thing is not asked
-    about either (:func:`_names_a_thing`), nor the first phrase of a why-question's subject,
-    the clause it asks the reason of ("Why does quillsync use so much bandwidth on a shared
-    link?" planned "What is quillsync use so much bandwidth?", trial 116, F13).
+    about either (:func:`~app.research.facet_phrases.names_a_thing`), nor the first phrase of
+    a why-question's subject, the clause it asks the reason of ("Why does quillsync use so much
+    bandwidth on a shared link?" planned "What is quillsync use so much bandwidth?", trial
+    116, F13).
 
     Example:
         >>> phrase_facets("why", "quillsync use so much bandwidth on a shared link")
@@ -281,114 +289,16 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
         if verb and (action := asked_action(phrase)) != phrase:  # not "How do you Can you
             subject = subject.replace(phrase, action or phrase, 1)  # write ...?" (trial 121)
             phrase, verb = action or phrase, action is not None
-        if _POINTS_OUT.search(phrase) or (n == 0 and kind == "why"):  # "sending them to the
+        if POINTS_OUT.search(phrase) or (n == 0 and kind == "why"):  # "sending them to the
             continue  # browser"; a why-question's clause, "quillsync use so much bandwidth"
-        if n == 0 and (not verb or shape(phrase) != "verb") and _CLAUSE_VERB.search(phrase):
-            phrase, verb = _CLAUSE_VERB.sub("", phrase), False  # a clause's subject
+        if n == 0 and (not verb or shape(phrase) != "verb") and CLAUSE_VERB.search(phrase):
+            phrase, verb = CLAUSE_VERB.sub("", phrase), False  # a clause's subject
         if verb:
-            if not _cut(phrase, subject):
+            if not cut_from_complement(phrase, subject):
                 out.append(f"How do you {second_person(phrase)}?")
-        elif _names_a_thing(phrase) and _asks_a_thing(phrase, asked := main_question(phrase)):
+        elif names_a_thing(phrase) and asks_a_thing(phrase, asked := main_question(phrase)):
             out.append(asked)
     return out
-
-
-def _asks_a_thing(phrase: str, asked: str) -> bool:
-    """Whether ``asked``, the facet :func:`main_question` made of ``phrase``, asks about a
-    thing the topic names ("What is an include tag?") or is the phrase's own question ("Who
-    painted the ceiling?"). A phrase asked any other way reads as no thing: "ignore missing",
-    the subject of "What does ignore missing do in an include tag?", was asked "How do I
-    ignore missing do?" (trial 117, F7), and is not asked at all.
-
-    Example:
-        >>> _asks_a_thing("ignore missing", "How do I ignore missing?")
-        False
-        >>> _asks_a_thing("an include tag", "What is an include tag?")
-        True
-    """
-    return shape(phrase) == "question" or re.match(r"What (?:is|are) ", asked) is not None
-
-
-_COMPLEMENT = re.compile(r"^\s*(?:from|into|onto|in|to)\b", re.IGNORECASE)
-"""A preposition that opens a verb's source, place or destination ("send my traffic *from*
-http to https", "inject the store *into* tool arguments", "keep more commands *in* my history
-file"): the verb phrase before it is not whole."""
-_CLAUSE_VERB = re.compile(r"\s+(?:work|works|do|does|behave|behaves|mean|means)$",
-                          re.IGNORECASE)
-"""The verb a "how do X work?" clause ends with: the first phrase of "How do counting options
-work for verbosity flags?" was asked "How do you counting options work?" (trial 114, F12); its
-subject, "counting options", is what the facet asks about."""
-_CAUSATIVE = frozenset("make let have help get".split())
-
-
-def _cut(phrase: str, subject: str) -> bool:
-    """Whether the verb phrase ``phrase``, the first of ``subject``, is cut from its
-    complement, so "How do you <phrase>?" asks half a question: the phrase after it is its
-    source or destination (:data:`_COMPLEMENT`), or it ends in a verb of a causative whose
-    complement was split off ("make Varnish listen" of "make Varnish listen on port 80" was
-    asked "How do you make Varnish listen?", and "send my traffic" of "send my traffic from
-    http to https" "How do you send your traffic?": trial 113, new users on Varnish), or it is
-    a causative the rest of the subject still belongs to ("How do you make zsh keep more
-    commands?" of "... in my history file" searched zsh's ``command`` builtin, trial 115, F2:
-    a facet that drops the question's own object words is no facet).
-
-    Example:
-        >>> _cut("make Varnish listen", "make Varnish listen on port 80")
-        True
-        >>> _cut("send my traffic", "send my traffic from http to https")
-        True
-        >>> _cut("make zsh keep more commands", "make zsh keep more commands in my history file")
-        True
-        >>> _cut("keep pending writes", "keep pending writes across a process crash")
-        False
-    """
-    from app.research.phrasing import is_verb
-
-    words = phrase.split()
-    rest = subject[len(phrase):] if subject.startswith(phrase) else ""
-    causative = (len(words) >= 3 and words[0].lower() in _CAUSATIVE
-                 and (is_verb(words[-1]) or bool(rest.strip())))
-    return causative or bool(_COMPLEMENT.match(rest))
-
-
-_NOT_A_NAME = re.compile(
-    r"\b(?:i|me|my|you|your|we|our|one\s+another|be|is|are|was|were|been|not|can|cannot|"
-    r"will)\b|^\w+ing\s+(?:to|the|a|an|of|one|my|your)\b", re.IGNORECASE)
-"""Words of a clause, not a name: a pronoun, a verb "be", a negation, or a gerund with its
-object ("writing to files"; "string functions" is a name)."""
-_POINTS_OUT = re.compile(r"\b(?:it|its|they|them|their|theirs|these|those)\b", re.IGNORECASE)
-"""A pronoun that points at another phrase of the topic: a phrase holding one is no question
-of its own ("How do I send them to the browser?" of "compress responses before sending them
-to the browser" searched AJP's packets and led the Answer with them)."""
-
-
-def _names_a_thing(phrase: str) -> bool:
-    """Whether ``phrase`` asked as "What is ...?" reads as a question a person would ask: a
-    question already ("Who painted the ceiling"), or a name ("a hatch pattern"), not a clause
-    ("my file runs", "a string be detected", "overwriting one another") nor a sentence kept as
-    it is ("Function objects are created": no question at all). Found on the eval runs."""
-    asked = shape(phrase) == "question"  # an instruction's clause is no thing to ask about
-    return (main_question(phrase).endswith("?") and (asked or not _NOT_A_NAME.search(phrase))
-            and not _A_VALUE.match(phrase) and not _infinitive(phrase))
-
-
-_A_VALUE = re.compile(r"^(?:(?:the|a|an)\s+)?(?:[a-z]+\s+)?[\d][\d.,:/-]*$")
-"""A number, or a common noun and its number ("port 80", "line 12"): a value, no thing to ask
-"What is port 80?" about (trial 113, new users on Varnish)."""
-
-
-def _infinitive(phrase: str) -> bool:
-    """Whether ``phrase`` holds a verb after "to" ("Varnish to terminate HTTPS"): a clause cut
-    from its verb, asked "What is Varnish to terminate HTTPS?" (trial 113, Varnish).
-
-    Example:
-        >>> _infinitive("Varnish to terminate HTTPS"), _infinitive("a path to a file")
-        (True, False)
-    """
-    from app.research.phrasing import is_verb
-
-    words = phrase.split()
-    return any(w.lower() == "to" and is_verb(nxt) for w, nxt in zip(words, words[1:], strict=False))
 
 
 def _carries_the_topic(words: set[str], topic: set[str]) -> bool:
