@@ -30,10 +30,11 @@ def asks_a_thing(phrase: str, asked: str) -> bool:
     return shape(phrase) == "question" or re.match(r"What (?:is|are) ", asked) is not None
 
 
-_COMPLEMENT = re.compile(r"^\s*(?:from|into|onto|in|to)\b", re.IGNORECASE)
+_COMPLEMENT = re.compile(r"^\s*(?:from|into|onto|in|to|of)\b", re.IGNORECASE)
 """A preposition that opens a verb's source, place or destination ("send my traffic *from*
 http to https", "inject the store *into* tool arguments", "keep more commands *in* my history
-file"): the verb phrase before it is not whole."""
+file"), or what its object is of ("enable insertion *of* the X-Forwarded-For header" was asked
+"How do you enable insertion?", trial 127, F6): the verb phrase before it is not whole."""
 CLAUSE_VERB = re.compile(r"\s+(?:work|works|do|does|behave|behaves|mean|means)$",
                           re.IGNORECASE)
 """The verb a "how do X work?" clause ends with: the first phrase of "How do counting options

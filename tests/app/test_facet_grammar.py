@@ -164,3 +164,9 @@ def test_the_askers_own_yes_no_question_keeps_its_facets() -> None:
         "Could we deploy our app?", "What are docker containers?"]
     assert offline_plan("Is it possible to sign my tags with ssh keys?") != [
         "Is it possible to sign my tags with ssh keys?"]
+
+
+def test_a_verb_phrase_cut_from_what_its_object_is_of_is_no_facet() -> None:
+    # trial 127, F6: "How do you enable insertion?" of HAProxy's X-Forwarded-For question
+    topic = "How do I enable insertion of the X-Forwarded-For header?"
+    assert offline_plan(topic) == [topic, "What is the X-Forwarded-For header?"]
