@@ -90,10 +90,38 @@ def names_a_thing(phrase: str) -> bool:
     """Whether ``phrase`` asked as "What is ...?" reads as a question a person would ask: a
     question already ("Who painted the ceiling"), or a name ("a hatch pattern"), not a clause
     ("my file runs", "a string be detected", "overwriting one another") nor a sentence kept as
-    it is ("Function objects are created": no question at all). Found on the eval runs."""
+    it is ("Function objects are created": no question at all), nor a clause's verb and its
+    object (:func:`_verb_and_object`), nor a phrase with an aside in brackets ("What is a
+    password (conversation)?", trial 127, F7). Found on the eval runs."""
     asked = shape(phrase) == "question"  # an instruction's clause is no thing to ask about
     return (main_question(phrase).endswith("?") and (asked or not _NOT_A_NAME.search(phrase))
+            and (asked or not (_verb_and_object(phrase) or "(" in phrase))
             and not _A_VALUE.match(phrase) and not infinitive(phrase))
+
+
+_DETERMINER = frozenset("a an the my your our its their this these those".split())
+_BEFORE_DETERMINER = frozenset("""and or nor but vs versus than as like at to about over under
+    via per against around among near all both half each every any some such what which quite
+    rather only just even also not""".split())
+"""Words a determiner may follow inside a noun phrase ("a file and the index", "all the
+lines", "such a file"); after any other word past the first, it opens a verb's object."""
+
+
+def _verb_and_object(phrase: str) -> bool:
+    """Whether ``phrase`` holds, past its first word, a determiner after a word that takes no
+    determiner in a noun phrase (:data:`_BEFORE_DETERMINER`): a clause's verb and its object.
+    "How does a module ask the user for a password?" planned "What is a module ask the user?"
+    (trial 127, F7); no verb list need know "ask".
+
+    Example:
+        >>> _verb_and_object("a module ask the user"), _verb_and_object("all the lines")
+        (True, False)
+        >>> _verb_and_object("the index and the cache"), _verb_and_object("the retry policy")
+        (False, False)
+    """
+    words = [w.lower() for w in phrase.split()]
+    return any(nxt in _DETERMINER and w.isalpha() and w not in _BEFORE_DETERMINER | _DETERMINER
+               for w, nxt in zip(words[1:], words[2:], strict=False))
 
 
 _A_VALUE = re.compile(r"^(?:(?:the|a|an)\s+)?(?:[a-z]+\s+)?[\d][\d.,:/-]*$")

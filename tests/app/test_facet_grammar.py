@@ -170,3 +170,11 @@ def test_a_verb_phrase_cut_from_what_its_object_is_of_is_no_facet() -> None:
     # trial 127, F6: "How do you enable insertion?" of HAProxy's X-Forwarded-For question
     topic = "How do I enable insertion of the X-Forwarded-For header?"
     assert offline_plan(topic) == [topic, "What is the X-Forwarded-For header?"]
+
+
+def test_a_clauses_verb_and_object_are_not_asked_what_they_are() -> None:
+    # trial 127, F7: "What is a module ask the user?" and "What is a password (conversation)?"
+    # of libpam-doc's question; "ask" is in no verb list
+    topic = "How does a module ask the user for a password (conversation)?"
+    assert offline_plan(topic) == [topic]
+    assert phrase_facets("how", "a worker tell the parent about a result file") == []
