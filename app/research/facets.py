@@ -248,6 +248,22 @@ def split_phrases(subject: str) -> list[str]:
     return out
 
 
+_ACTION_AFTER = re.compile(r"\b(?:without|by|before|after|while|when|upon|instead\s+of)\s+$",
+                           re.IGNORECASE)
+
+
+def _an_action(phrase: str, subject: str) -> bool:
+    """Whether ``phrase`` of ``subject`` opens with a verb's gerund after a preposition that
+    takes an action (:data:`_ACTION_AFTER`: "without *dropping connections*", "by *adding a
+    header*"): a thing done, no thing to ask "What are ...?" about; "pending writes", whose
+    "pend" is no verb, is a name."""
+    from app.research.phrasing import _base_of_gerund
+
+    at = subject.find(phrase)
+    return (at > 0 and _ACTION_AFTER.search(subject[:at]) is not None
+            and _base_of_gerund(phrase.split()[0]) is not None)
+
+
 _ASKING = ("how", "what", "why", "when", "where", "which", "who", "whom", "whose")
 """A phrase opening with one of these is a question of its own, asked as it is."""
 
@@ -275,7 +291,10 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
 
     # a phrase is asked about without an aside after its comma: "What are another website,
     # like the Python docs?" was a facet of Sphinx's intersphinx question (trial 81, F5)
+    # nor an action a preposition takes: "What are dropping connections?" of "... without
+    # dropping connections" (trial 127, F8)
     phrases = [p.split(",", 1)[0].strip() for p in split_phrases(subject)]
+    actions = {p for p in phrases if _an_action(p, subject)}
     words = [set(content_terms(p)) for p in phrases]
     topic = set().union(*words) if words else set()
     phrases = [p for p, w in zip(phrases, words, strict=True) if _carries_the_topic(w, topic)]
@@ -289,8 +308,9 @@ def phrase_facets(kind: str, subject: str) -> list[str]:
         if verb and (action := asked_action(phrase)) != phrase:  # not "How do you Can you
             subject = subject.replace(phrase, action or phrase, 1)  # write ...?" (trial 121)
             phrase, verb = action or phrase, action is not None
-        if POINTS_OUT.search(phrase) or (n == 0 and kind == "why"):  # "sending them to the
-            continue  # browser"; a why-question's clause, "quillsync use so much bandwidth"
+        if phrase in actions or POINTS_OUT.search(phrase) or (n == 0 and kind == "why"):
+            continue  # "sending them to the browser"; a why-question's clause, "quillsync use
+            # so much bandwidth"
         if n == 0 and (not verb or shape(phrase) != "verb") and CLAUSE_VERB.search(phrase):
             phrase, verb = CLAUSE_VERB.sub("", phrase), False  # a clause's subject
         if verb:

@@ -178,3 +178,12 @@ def test_a_clauses_verb_and_object_are_not_asked_what_they_are() -> None:
     topic = "How does a module ask the user for a password (conversation)?"
     assert offline_plan(topic) == [topic]
     assert phrase_facets("how", "a worker tell the parent about a result file") == []
+
+
+def test_an_action_a_preposition_takes_is_no_thing_to_ask_about() -> None:
+    # trial 127, F8: "What are dropping connections?" of "... without dropping connections";
+    # the verb phrase before it is still asked
+    topic = "how do I reload haproxy without dropping connections"
+    assert offline_plan(topic)[1:] == ["How do you reload haproxy?"]
+    assert offline_plan("How do I keep pending writes across a process crash?")[1:] == [
+        "How do you keep pending writes?", "What is a process crash?"]
