@@ -25,10 +25,10 @@ from workers.sources.entries import (
     definition_names,
     entry_keywords,
     field_row,
-    option_heading,
     signature_name,
 )
 from workers.sources.names import NameKey, name_keys, named_symbols
+from workers.sources.option_entries import option_heading
 from workers.sources.query import symbol_name
 from workers.sources.texinfo_defs import c_declaration
 

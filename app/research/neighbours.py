@@ -33,10 +33,10 @@ from workers.sources.entries import (
     entry_name,
     fielded_name,
     names_keyword,
-    option_label,
     without_arguments,
 )
 from workers.sources.names import writes_option
+from workers.sources.option_entries import option_label
 from workers.sources.quoted_names import quoted_label
 
 __all__ = ["about_neighbour", "asked_names", "compound_neighbour", "description_of", "entry_names",

@@ -17,8 +17,8 @@ from workers.sources.texinfo_defs import DEFINITION, definition_names
 
 __all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SECTION_LABELS", "SIGNATURE", "TYPE_FIRST",
            "definition_names", "entry_keywords", "entry_led", "entry_name", "field_row",
-           "fielded_name", "label_name", "names_keyword", "opened_entry", "option_heading",
-           "option_label", "signature_name", "signatures_held", "typed_label", "unfielded",
+           "fielded_name", "label_name", "names_keyword", "opened_entry",
+           "signature_name", "signatures_held", "typed_label", "unfielded",
            "without_arguments"]
 
 ENTRY_KEYWORD = re.compile(r"([A-Za-z][\w.:-]*(?: [A-Za-z][\w.:-]*){0,3})\s+[<\[{]")
@@ -307,43 +307,6 @@ def opened_entry(text: str, heading: str) -> str:
 
 _BARE_SIGNATURE = re.compile(r"[A-Za-z_$][\w$.]{0,60}\([^()\n]{0,80}\)")
 """A paragraph that is a call's signature alone: ``getline({lnum} [, {end}])``."""
-
-
-_OPTION_HEADING = re.compile(r"([-+]{1,2}[A-Za-z][\w-]*)(?:[ =](?!:)[^\s.;!?]{1,40}){0,2}")
-
-
-def option_heading(heading: str) -> str:
-    """The option ``heading`` names, dashes kept, with its arguments or not (ImageMagick's
-    ``-quality value``, above "JPEG/MIFF/PNG compression level."), else "".
-
-    Example:
-        >>> option_heading("-quality value"), option_heading("+repage"), option_heading("- a b")
-        ('-quality', '+repage', '')
-        >>> option_heading("-L [bind_address:]port:host:hostport")  # ssh's
-        '-L'
-    """
-    found = _OPTION_HEADING.fullmatch(heading.strip())
-    return found.group(1) if found else ""
-
-
-def option_label(paragraph: str) -> str:
-    """The option a paragraph of an option's forms alone labels (a man page's ``-k --keep``;
-    ssh's ``-L``, four forms a line each, above "Specifies that connections to the given TCP
-    port ..."), its first form as written; else "". The paragraphs after it, up to the next
-    label, are that option's entry: the report (:mod:`app.research.neighbours`) and the
-    offline model read them so (trial 76).
-
-    Example:
-        >>> option_label("-L [bind_address:]port:host:hostport\\n-L local_socket:remote_socket")
-        '-L [bind_address:]port:host:hostport'
-        >>> option_label("-k --keep"), option_label("-k means keep.")
-        ('-k --keep', '')
-    """
-    lines = paragraph.strip().split("\n")
-    if len(lines) <= 6 and all(line.strip() and len(line) <= 80 and line[-1] not in ".!?:;,"
-                               and option_heading(line.split()[0]) for line in lines):
-        return lines[0].strip()
-    return ""
 
 
 def signatures_held(text: str) -> set[str]:

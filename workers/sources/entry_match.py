@@ -18,8 +18,8 @@ from workers.sources.entries import (
     entry_name,
     fielded_name,
     names_keyword,
-    option_heading,
 )
+from workers.sources.option_entries import option_heading
 from workers.sources.query import SearchQuery
 
 __all__ = ["entries_held", "entry_named", "holds_named_entry", "holds_spelled_entry",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from workers.sources.chunks import PARA_SPLIT
-from workers.sources.entries import entry_keywords, entry_name, option_heading, option_label
+from workers.sources.entries import entry_keywords, entry_name
+from workers.sources.option_entries import option_heading, option_label
 from workers.sources.quoted_names import quoted_label
 
 __all__ = ["entry_at", "name_line", "paragraph_at"]
