@@ -4,8 +4,10 @@ sentence points back to one the Answer does not show (trial 117, F9; trial 118, 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from app.research.report import render_markdown
-from tests.app.report_rows import answer_section, data, item, row
+from tests.app.report_rows import answer_section, data, first_answer, item, row
 
 
 def _answer(q: str, findings: list[dict], passages: list[dict] | None = None) -> str:
@@ -87,7 +89,6 @@ def test_a_problem_layouts_solution_answers_how_to_fix_it(tmp_path) -> None:
     # "How do I fix the database is locked error?" was answered by the SYMPTOM alone: its
     # capitals were read as an entry's label, and the SOLUTION named no word of the question
     # (trial 119, F12)
-    from tests.app.report_rows import first_answer
     from workers.sources.entries import entry_name
 
     assert entry_name("SYMPTOM: A sync of a large folder takes hours.") == ""
@@ -110,3 +111,21 @@ def test_a_pronoun_with_its_verb_contracted_points_back_too() -> None:
                         "redirect, pipe, or wild cards.", ref)])
     assert "does NOT interpret shell meta characters" in _first(answer), answer
     assert "That’s done by a shell" not in _first(answer), answer
+
+
+def test_a_definition_lists_lower_case_description_answers_what_its_term_does(
+        tmp_path: Path) -> None:
+    # trial 127, F3: "What does the requisite control flag do?" over Linux-PAM's guide opened
+    # with the entry's second sentence; its definition was never a finding
+    page = ("<html><head><title>Configuration file syntax</title></head><body>"
+            "<h2>Configuration file syntax</h2><p>The control field indicates the behavior of "
+            "the framework should the module fail to succeed in its task.</p><dl>"
+            "<dt>required</dt><dd><p>failure of such a module will ultimately lead to the "
+            "framework returning failure but only after the remaining modules have been "
+            "invoked.</p></dd><dt>requisite</dt><dd><p>like required, however, in the case "
+            "that such a module returns a failure, control is directly returned to the "
+            "application. The return value is that associated with the first required or "
+            "requisite module to fail.</p></dd></dl></body></html>")
+    _report, first = first_answer(tmp_path, {"config.html": page},
+                                  "What does the requisite control flag do?")
+    assert "control is directly returned to the application" in first, first

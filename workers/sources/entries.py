@@ -17,7 +17,7 @@ from workers.sources.texinfo_defs import DEFINITION, definition_names
 
 __all__ = ["DEFINITION", "ENTRY_KEYWORD", "LABEL", "SECTION_LABELS", "SIGNATURE", "TYPE_FIRST",
            "definition_names", "entry_keywords", "entry_led", "entry_name", "field_row",
-           "fielded_name", "label_name", "names_keyword", "opened_entry",
+           "fielded_name", "label_name", "lower_described", "names_keyword", "opened_entry",
            "signature_name", "signatures_held", "typed_label", "unfielded",
            "without_arguments"]
 
@@ -106,6 +106,29 @@ def typed_label(paragraph: str) -> bool:
     return bool(found and _BRACKETED_LABEL.fullmatch(found.group("label").strip()))
 
 
+LOWER_PROSE_WORDS = 12
+"""A description in lower case of this many words or more, ended by a full stop, is a sentence
+of its term's entry (:func:`lower_described`)."""
+
+
+def lower_described(rest: str) -> bool:
+    """Whether ``rest``, a term's description after its ``term:`` label, is a sentence that
+    opens in lower case, as DocBook's definition lists write them: Linux-PAM's "requisite: like
+    required, however, in the case that such a module returns a failure, control is directly
+    returned to the application." was read as no entry, so as the tail of a sentence and a
+    field listing, and never quoted for "What does the requisite control flag do?" (trial 127,
+    F3). A short one ("clear: the rest.") stays a field's value.
+
+    Example:
+        >>> lower_described("like required, however, in the case that such a module returns "
+        ...                 "a failure, control is returned."), lower_described("the rest.")
+        (True, False)
+    """
+    rest = rest.strip()
+    return (rest[:1].islower() and len(rest.split()) >= LOWER_PROSE_WORDS
+            and rest.rstrip("\"')]").endswith((".", "!")))
+
+
 def entry_led(paragraph: str) -> bool:
     """Whether ``paragraph`` opens with a reference entry's label and its description: a name of
     one word, or a keyword with its arguments, then ": " and a capital (``pop [--index]
@@ -141,8 +164,10 @@ def entry_led(paragraph: str) -> bool:
     dashed = not found.group().rstrip().endswith(":")  # Sphinx's "name (type) – text"
     if dashed and not (_BRACKETED_LABEL.fullmatch(label) or "_" in label):
         return False  # "Step one – then the rest": prose
-    if not (first.isupper() or first.islower() and (_OPTION.match(label) or dashed)):
-        return False  # an option's entry may be in lower case (GNU's "--previous: keep ...")
+    if not (first.isupper() or first.islower() and (
+            _OPTION.match(label) or dashed or lower_described(rest))):
+        return False  # an option's entry may be in lower case (GNU's "--previous: keep ..."),
+        # and so may a term's whole sentence (:func:`lower_described`)
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label
     return bool(ENTRY_KEYWORD.match(label) or _OPTION.match(label)) or (
         " " not in name and _NAME_LIKE.search(name) is not None

@@ -11,6 +11,7 @@ from workers.sources.entries import (
     SIGNATURE,
     TYPE_FIRST,
     entry_led,
+    lower_described,
     signature_name,
     unfielded,
     without_arguments,
@@ -95,8 +96,8 @@ def _described(rest: str) -> bool:
     token <span> tags ... will not use CSS classes, but inline styles.", the option's only
     definition, was no candidate, and its next sentence answered, trial 90, F2)."""
     rest = TYPE_FIRST.sub("", rest.strip())  # "size: (string) The preferred size ..." (Aspell)
-    return rest[:1].isupper() and len(_WORD.findall(rest)) >= _PROSE_WORDS and bool(
-        _TERMINAL.search(rest))
+    return lower_described(rest) or rest[:1].isupper() and len(
+        _WORD.findall(rest)) >= _PROSE_WORDS and bool(_TERMINAL.search(rest))
 
 
 _SIGNATURE_TAIL = re.compile(r"\s*(?:(?:→|->|:)\s*[^\s.!?]+(?:\s[^\s.!?]+){0,2})?"

@@ -372,3 +372,14 @@ def test_a_field_labelled_by_title_cased_words_is_the_entrys_record_not_a_findin
     assert found == ['The "sectnum" directive automatically numbers sections and subsections in '
                      "a document."], found
 
+
+
+def test_a_terms_description_in_lower_case_is_a_sentence_of_its_entry() -> None:
+    # trial 127, F3: Linux-PAM's control flags (DocBook <dt>/<dd>, the description in lower case)
+    # opened a passage; read as the tail of a cut sentence and a field listing, never quoted
+    text = ("requisite: like required, however, in the case that such a module returns a "
+            "failure, control is directly returned to the application. The return value is "
+            "that of the first required or requisite module to fail.\n\nclear: the rest.")
+    found = [s.text for s in candidate_sentences([(0, _passage("config.html#6", text))])]
+    assert found[0].startswith("requisite: like required, however,"), found
+    assert "clear: the rest." not in found, found  # a field's short value
