@@ -34,6 +34,7 @@ from workers.sources.manpre import man_marked
 from workers.sources.preformatted import (
     LONG_PRE_LINES,
     fenced,
+    opening_prose,
     pre_blocks,
     prose_lines,
     reads_as_prose,
@@ -140,15 +141,15 @@ caution was a finding beside "No limitations or warnings were found", trial 82, 
 
 
 def _pre(text: str) -> str:
-    """A ``<pre>``'s paragraphs: prose laid out by hand, else code; a long one judged block by
-    block (:func:`~workers.sources.preformatted.pre_blocks`: a text file in an HTML wrapper)."""
+    """A ``<pre>``'s paragraphs: prose laid out by hand, else code, judged block by block
+    (:func:`~.preformatted.pre_blocks`; a short one: :func:`~.preformatted.opening_prose`)."""
     if reads_as_prose(text):  # its blank lines part its paragraphs, as they do in a text file
         return _prose(_BREAK.join(_BLANK_LINE.split(prose_lines(text))))
     lines = _pre_lines(text)
-    if lines.count("\n") <= LONG_PRE_LINES:
-        return fenced(lines)
-    return "\n\n".join(_prose(block) if prose else fenced(block)
-                       for prose, block in pre_blocks(lines))
+    blocks = pre_blocks(lines)
+    if lines.count("\n") <= LONG_PRE_LINES:  # a short one: its opening prose, then its code
+        blocks = opening_prose(lines, blocks)
+    return "\n\n".join(_prose(block) if prose else fenced(block) for prose, block in blocks)
 
 
 def _prose(text: str) -> str:

@@ -18,8 +18,8 @@ from workers.sources.pre_entries import attribute_lines, hanging_entry
 from workers.sources.rsttext import rst_inline
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["LONG_PRE_LINES", "fenced", "help_words", "option_rows", "pre_blocks", "prose_lines",
-           "reads_as_prose"]
+__all__ = ["LONG_PRE_LINES", "fenced", "help_words", "opening_prose", "option_rows", "pre_blocks",
+           "prose_lines", "reads_as_prose"]
 
 _BACKTICKS = re.compile("`{3,}")
 _PROMPTS = frozenset({"$", "%", "#", ">", ">>>", "C:\\>", "PS>"})
@@ -100,6 +100,29 @@ quoted as code, trial 111, F5). A line with a word written as a name (a capital 
 ``FollowSymLinks``, ``X-Content-Type-Options``) is a directive, not words (Apache's
 ``Options Indexes FollowSymLinks ExecCGI MultiViews`` lost its code fence, trial 116, F8)."""
 _NAME_CASE = re.compile(r"[a-z][A-Z]|\w-[A-Z]")
+
+
+def opening_prose(text: str, blocks: list[tuple[bool, str]]) -> list[tuple[bool, str]]:
+    """A short ``<pre>``'s blocks (``text`` not prose whole; ``blocks``: its
+    :func:`pre_blocks`): the paragraphs of prose it opens with, then the rest as one code
+    block; one that opens with code is code whole, ``[(False, text)]`` (a listing and its
+    comment lines: SQLite's FTS examples). HAProxy writes its sections in ``<pre>``, and "2.5.
+    Time format", a paragraph and a table of units ("1m = 60s = 60000ms"), read as code whole:
+    "What time units are supported?" quoted it only as code, and fc_rtt's unit led its Answer
+    (trial 127, F9).
+
+    Example:
+        >>> opening_prose("Units are:\\n\\n- s : 1s = 1000ms", [(True, "Units are:"),
+        ...                                                    (False, "- s : 1s = 1000ms")])
+        [(True, 'Units are:'), (False, '- s : 1s = 1000ms')]
+        >>> opening_prose("-- a comment\\nx = 1", [(False, "x = 1")])
+        [(False, '-- a comment\\nx = 1')]
+    """
+    lead = next((n for n, (prose, _block) in enumerate(blocks) if not prose), len(blocks))
+    if lead == 0:
+        return [(False, text)]
+    code = "\n\n".join(block for _prose, block in blocks[lead:])
+    return [*blocks[:lead], *([(False, code)] if code else [])]
 
 
 def pre_blocks(text: str) -> list[tuple[bool, str]]:

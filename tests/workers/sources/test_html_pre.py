@@ -197,3 +197,34 @@ def test_a_docstrings_rest_markup_in_a_pre_is_read_as_its_words() -> None:
     assert ("This module demonstrates documentation as specified by the Google Python Style "
             "Guide. Docstrings may extend over multiple lines, and the `Attributes` section lists "
             "what Census counts.") in text, text
+
+
+def test_a_short_pre_of_a_paragraph_and_a_table_keeps_its_paragraph_prose() -> None:
+    # trial 127, F9: HAProxy's "2.5. Time format" is one <pre>: a paragraph, then a table of
+    # units whose "1m = 60s = 60000ms" made the whole read as code; "What time units are
+    # supported?" quoted it only as a code excerpt, and fc_rtt's unit led the Answer
+    pre = ("<html><body><h2>2.5. Time format</h2><pre class=\"text\">Some parameters involve "
+           "values representing time, such as timeouts. These\nvalues are generally expressed "
+           "in milliseconds but may be expressed in any\nother unit by suffixing the unit to "
+           "the numeric value. Supported units are :\n\n  - ms : milliseconds. 1 millisecond = "
+           "1/1000 second. This is the default.\n  - s  : seconds. 1s = 1000ms\n  - m  : "
+           "minutes. 1m = 60s = 60000ms\n</pre><pre>x = 1\ny = 2</pre></body></html>")
+    text = html_page(pre).text
+    sentences = " ".join(prose_sentences(text))
+    assert "These values are generally expressed in milliseconds" in sentences, text
+    assert "```\n  - ms : milliseconds." in text, text  # the table keeps its lines
+    assert "```\nx = 1\ny = 2\n```" in text, text  # a listing is code, as before
+
+
+def test_a_short_listing_with_comment_lines_stays_one_code_block() -> None:
+    # a listing's comments read as prose block by block (SQLite's FTS3 example: "-- Change the
+    # title of the row just inserted. UPDATE pages SET ..." was one line of prose): a short
+    # <pre> opening with code is code whole
+    pre = ("<html><body><pre>CREATE VIRTUAL TABLE pages USING fts4(title, body);\n\n"
+           "-- Insert a row and allow FTS to assign a docid value using the same algorithm as\n"
+           "-- SQLite uses for rowids.\nINSERT INTO pages(title, body) VALUES('Download', "
+           "'All SQLite source code...');\n\n-- Change the title of the row just inserted.\n"
+           "UPDATE pages SET title = 'Download SQLite' WHERE rowid = 54;</pre></body></html>")
+    text = html_page(pre).text
+    assert text.startswith("```\nCREATE VIRTUAL TABLE") and text.endswith("rowid = 54;\n```"), text
+    assert text.count("```") == 2, text
