@@ -106,6 +106,7 @@ def typed_label(paragraph: str) -> bool:
     return bool(found and _BRACKETED_LABEL.fullmatch(found.group("label").strip()))
 
 
+_WORDED = re.compile(r"[A-Za-z]{2}")
 LOWER_PROSE_WORDS = 12
 """A description in lower case of this many words or more, ended by a full stop, is a sentence
 of its term's entry (:func:`lower_described`)."""
@@ -164,8 +165,9 @@ def entry_led(paragraph: str) -> bool:
     dashed = not found.group().rstrip().endswith(":")  # Sphinx's "name (type) – text"
     if dashed and not (_BRACKETED_LABEL.fullmatch(label) or "_" in label):
         return False  # "Step one – then the rest": prose
+    worded = _WORDED.search(label) is not None  # a term, not a table's code ("-", "R")
     if not (first.isupper() or first.islower() and (
-            _OPTION.match(label) or dashed or lower_described(rest))):
+            _OPTION.match(label) or dashed or (worded and lower_described(rest)))):
         return False  # an option's entry may be in lower case (GNU's "--previous: keep ..."),
         # and so may a term's whole sentence (:func:`lower_described`)
     name = typed.group(1) if (typed := _BRACKETED_LABEL.fullmatch(label)) else label

@@ -383,3 +383,8 @@ def test_a_terms_description_in_lower_case_is_a_sentence_of_its_entry() -> None:
     found = [s.text for s in candidate_sentences([(0, _passage("config.html#6", text))])]
     assert found[0].startswith("requisite: like required, however,"), found
     assert "clear: the rest." not in found, found  # a field's short value
+    # a table's code is no term: HAProxy's session states ("- : normal session completion, ...")
+    # led "keep a client on the same server" once read as entries (trial 127, F3)
+    from workers.sources.entries import entry_led
+    assert not entry_led("- : normal session completion, both the client and the server "
+                         "closed with nothing left in the buffers.")
