@@ -20,7 +20,7 @@ from typing import Any
 from langgraph.graph import END
 from langgraph.types import Send
 
-from app.research.rounds import fan_out, pending_tasks, routing_of, wave
+from app.research.rounds import current_envelopes, fan_out, pending_tasks, routing_of, wave
 
 __all__ = ["after_plan", "after_review_plan", "after_review_results", "after_route",
            "to_workers"]
@@ -40,9 +40,19 @@ def after_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
 
 
 def after_review_plan(state: dict[str, Any], *, workers: Sequence[str]) -> str:
-    """``dispatch`` while the plan's tasks are pending (always, after a plan review that
-    paused); ``__end__`` for a branch that reached ``review_plan`` after they ran."""
+    """``dispatch`` after a plan review that paused (``dispatch`` checks the plan and sends
+    its tasks); ``__end__`` only for a branch that reached ``review_plan`` after this run's
+    tasks ran (Studio's goto while the results review waits) and has none left to send.
+
+    It never judges the plan by its pending tasks: a plan a state edit left unrunnable (a
+    string for ``sub_questions``, read as one question per letter; a list of numbers; an
+    ``as_of`` that is no date) had none, or raised in ``make_envelope_id``, and an approval
+    ended the thread with no line and exit 1 (or ``run failed: ValueError``), where
+    ``dispatch`` refuses it in one ``BadPlan`` line (``tests/app/test_plan_review_edits.py``).
+    """
     routing_of(state, workers, strict=True)
+    if not current_envelopes(state):
+        return "dispatch"
     return "dispatch" if pending_tasks(state, workers) else END
 
 
