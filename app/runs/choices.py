@@ -85,11 +85,29 @@ def continued_with(settings: Settings, recorded: Mapping[str, Any] | None,
     for name in RECORDED_CHOICES:
         if name not in was or _value(settings, name) == was[name]:
             continue
+        if _follows_model(name, was, settings, asked):
+            continue  # it follows the --model given, as it followed the recorded one
         if name in asked or _set_by_variable(settings, name):
             changed[name] = (was[name], _value(settings, name))
         else:
             kept[name] = was[name]
     return Continued(replace(settings, **kept) if kept else settings, kept, changed)
+
+
+ROLE_MODELS = ("planner_model", "worker_model", "report_model")
+"""The role models, each the run's ``model`` unless its own variable sets another."""
+
+
+def _follows_model(name: str, was: Mapping[str, Any], settings: Settings,
+                   asked: Mapping[str, Any]) -> bool:
+    """Whether role model ``name`` follows the ``--model`` this command gives: it was recorded
+    as the thread's model (no variable of its own set it then) and none sets it now. Kept from
+    the record, a thread started on ``openai:gpt-4.1-mini`` and continued with ``--model
+    offline`` (as the "needs OPENAI_API_KEY ... use --model offline" line advises) still
+    needed the key for its planner, workers and report: the same line again, the thread stuck
+    (hostile trial H, F2)."""
+    return (name in ROLE_MODELS and "model" in asked and was.get(name) == was.get("model")
+            and not _set_by_variable(settings, name))
 
 
 def _set_by_variable(settings: Settings, name: str) -> bool:

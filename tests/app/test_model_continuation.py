@@ -1,0 +1,62 @@
+"""A thread started on a model the machine cannot use is continued with the ``--model`` its
+error line advises (hostile trial H, F2).
+
+Found through the CLI: ``research TOPIC`` with ``OPENAI_API_KEY`` set and the server out of reach
+failed at the planner (exit 1), recording ``openai:gpt-4.1-mini`` for the run and for each role.
+``resume THREAD_ID`` without the key said "model 'openai:gpt-4.1-mini' needs OPENAI_API_KEY ...;
+use --model offline to run without one", and ``resume THREAD_ID --model offline`` said the same
+line again: the planner, worker and report models were kept from the record (no flag names them),
+so no command line could continue the thread. A role model recorded as the thread's model now
+follows the ``--model`` given; one its own variable set is kept, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+from app.runs.choices import choices_note, choices_record, continued_with
+from app.settings.config import Settings
+from tests.cli_env import run_cli
+from tests.conftest import AS_OF, SMALL_TOPIC
+
+
+def _closed_port() -> int:
+    """A port of 127.0.0.1 nothing listens on (bound, then let go)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_thread_started_on_an_unusable_model_continues_with_the_model_advised(
+        tmp_path: Path, small_corpus: Path) -> None:
+    where = ["--data-dir", tmp_path / "data", "--corpus", small_corpus]
+    unreachable = {"OPENAI_API_KEY": "sk-test", "RESEARCH_MAX_ATTEMPTS": "1",
+                   "OPENAI_BASE_URL": f"http://127.0.0.1:{_closed_port()}/v1"}
+    first = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--json", *where, env=unreachable)
+    assert first.returncode == 1, first.stderr
+    thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
+    advice = run_cli("resume", thread, "--data-dir", tmp_path / "data")
+    assert "use --model offline to run without one" in advice.stderr
+    resumed = run_cli("resume", thread, "--data-dir", tmp_path / "data", "--model", "offline",
+                      "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout.splitlines()[-1])
+    assert summary["outcome"] == "ok" and summary["db_rows"] == summary["expected"] > 0
+    assert "needs OPENAI_API_KEY" not in resumed.stderr
+
+
+def test_a_role_model_follows_the_model_given_unless_its_variable_set_it() -> None:
+    recorded = {"status": "error", "choices": choices_record(
+        Settings(model="openai:gpt-4.1-mini", worker_model="anthropic:claude-x"))}
+    later = continued_with(Settings(model="offline"), recorded, asked={"model": "offline"})
+    assert (later.settings.planner_model, later.settings.report_model) == (None, None)
+    assert later.settings.worker_model == "anthropic:claude-x"  # set by its own variable
+    assert choices_note("t", later, restarted=False) == (
+        "this run continues thread t, and keeps the RESEARCH_WORKER_MODEL=anthropic:claude-x "
+        "it was started with (its recorded settings; its variable set changes one); it uses "
+        "--model offline as given, where it was started with --model openai:gpt-4.1-mini: its "
+        "results so far were found with the first, the rest will be with the second")
+    unnamed = continued_with(Settings(model="offline"), recorded, asked={})
+    assert unnamed.settings.model == unnamed.settings.planner_model == "openai:gpt-4.1-mini"
