@@ -158,6 +158,21 @@ def _disk_full(exc: BaseException) -> str | None:
     return disk_full(exc, commands.DATA_DIR[0] if commands.DATA_DIR else None)
 
 
+def _report_not_written(exc: BaseException) -> str | None:
+    """The line of a run whose report file could not be written (its folder replaced by a
+    file, or not writable, mid-run): which file and why, and that nothing was lost (the report
+    node runs after ``persist``); None for another failure."""
+    from app.research.report_files import ReportNotWritten
+    from workers.errors import causes
+
+    for err in causes(exc):
+        if isinstance(err, ReportNotWritten):
+            return (f"error: the report could not be written to {err.filename} ({err.strerror});"
+                    " nothing was lost: the results are saved, and the same command writes "
+                    "the report once its folder takes files")
+    return None
+
+
 def _failed(exc: BaseException) -> tuple[int, str]:
     """The exit code and line of a failure that is not bad input (1; 75 to try later: the
     storage busy or out of reach, a provider's rate limit outlasting the run's patience), every
@@ -198,6 +213,8 @@ def _failed(exc: BaseException) -> tuple[int, str]:
         return EXIT_FAILED, disk_full_line(why)
     if why := not_writable(exc, commands.DATA_DIR[0] if commands.DATA_DIR else None):
         return EXIT_FAILED, not_writable_line(why)
+    if line := _report_not_written(exc):
+        return EXIT_FAILED, line
     from workers.sources.web import WebSearchError
 
     # A bad key or an unknown model: one line saying which, then exit 1.

@@ -89,7 +89,10 @@ def check_writable_folder(folder: Path) -> None:
     Raises:
         BadInput: one line naming the folder.
     """
-    if folder.exists() and not (folder.is_dir() and writable(folder)):
+    if folder.exists() and not folder.is_dir():  # it said "not writable (read-only ...)"
+        raise BadInput(f"{folder} is a file, not a folder: a run saves into it; move the "
+                       "file aside")
+    if folder.exists() and not writable(folder):
         refuse_unwritable(folder)
 
 

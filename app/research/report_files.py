@@ -13,7 +13,7 @@ from pathlib import Path
 
 from app.runs.ids import ascii_letters, default_thread_id, sha8
 
-__all__ = ["not_replaceable", "report_filename", "report_path", "write_report"]
+__all__ = ["ReportNotWritten", "not_replaceable", "report_filename", "report_path", "write_report"]
 
 
 def report_filename(topic: str, as_of: str, thread_id: str | None = None) -> str:
@@ -117,6 +117,13 @@ def report_thread(path: Path) -> str | None:
     return match.group(1) if match else None
 
 
+class ReportNotWritten(OSError):
+    """The report file could not be written where the run writes it (``errno`` the cause's,
+    ``filename`` the report's path): the CLI says so in one line, and that the results are
+    saved (the report node writes the file after ``persist``), never as a bare
+    ``run failed: FileExistsError``."""
+
+
 def write_report(markdown: str, path: Path) -> Path:
     """Write ``markdown`` to ``path`` atomically (temp file, then rename); return the path.
 
@@ -124,9 +131,14 @@ def write_report(markdown: str, path: Path) -> Path:
         FileExistsError: ``path`` holds something not to replace (:func:`not_replaceable`);
             checked before the run by the CLI, and again here, since the file may have
             appeared meanwhile.
-        OSError: the report cannot be written; its ``filename`` is ``path`` (not the temp
-            file's), and its ``errno`` the cause's (a full disk is still told as one).
+        ReportNotWritten: the report cannot be written (an ``OSError``): a folder on its way
+            is a file (the ``--out`` folder or ``reports/`` replaced mid-run: it was "refusing
+            to overwrite the report's path: it cannot be read (Not a directory)"), or the
+            write failed; its ``filename`` is ``path`` (not the temp file's), and its
+            ``errno`` the cause's (a full disk is still told as one).
     """
+    if (blocked := _file_on_the_way(path.parent)) is not None:
+        raise ReportNotWritten(errno.ENOTDIR, f"{blocked} is a file, not a folder", str(path))
     if why := not_replaceable(path):
         raise FileExistsError(errno.EEXIST, f"refusing to overwrite the report's path: it {why}",
                               str(path))
@@ -138,5 +150,18 @@ def write_report(markdown: str, path: Path) -> Path:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        raise OSError(exc.errno, f"cannot write the report: {exc.strerror}", str(path)) from exc
+        raise ReportNotWritten(exc.errno, f"cannot write the report: {exc.strerror}",
+                               str(path)) from exc
     return path
+
+
+def _file_on_the_way(folder: Path) -> Path | None:
+    """The nearest existing path of ``folder`` and its parents when it is no folder (a file
+    where the report's folder should be), else None."""
+    for place in (folder, *folder.parents):
+        try:
+            st = place.stat()
+        except OSError:
+            continue
+        return None if stat.S_ISDIR(st.st_mode) else place
+    return None
