@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Mapping
@@ -149,7 +150,8 @@ def check_resolved_utf8(paths: Mapping[str, Any]) -> None:
 
     Raises:
         BadInput: one line naming the path as given and as resolved
-            (:func:`app.settings.spec.path_not_utf8`).
+            (:func:`app.settings.spec.path_not_utf8`), or a path that is (or goes through) a
+            link loop (:func:`resolved_path`).
     """
     from app.research.text import utf8_problem
     from app.settings.spec import path_not_utf8
@@ -157,9 +159,28 @@ def check_resolved_utf8(paths: Mapping[str, Any]) -> None:
     for label, given in paths.items():
         if given is None or utf8_problem(str(given)):
             continue  # unset, or refused as given already (app.settings.spec.parse_setting)
-        resolved = str(Path(given).expanduser().resolve())
+        resolved = str(resolved_path(label, given))
         if where := utf8_problem(resolved):
             raise BadInput(path_not_utf8(label, resolved, where, given=str(given)))
+
+
+def resolved_path(label: str, given: Any) -> Path:
+    """``given`` (a path a flag or variable ``label`` sets) resolved: ``~`` expanded, links
+    followed.
+
+    Raises:
+        BadInput: the path is, or goes through, a symbolic link loop (a link to itself, or
+            links that lead back to one another): it was ``run failed: RuntimeError: Symlink
+            loop from '...'`` (exit 1) for every path flag (hostile trial H, F4).
+    """
+    try:
+        return Path(given).expanduser().resolve()
+    except (RuntimeError, OSError) as exc:  # RuntimeError up to Python 3.12, OSError ELOOP since
+        if isinstance(exc, OSError) and exc.errno != errno.ELOOP:
+            raise
+        raise BadInput(f"{label} {given}: a symbolic link on this path points back to itself "
+                       "(a link loop), so it leads to no file or folder; give the path "
+                       "itself") from None
 
 
 def validate_paths(settings: Settings) -> None:

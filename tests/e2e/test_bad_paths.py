@@ -262,3 +262,20 @@ def test_the_report_is_not_written_over_a_file_that_appeared_during_the_run(tmp_
     with pytest.raises(FileExistsError, match="is not a report of this app"):
         write_report("# Research report: x\n", path)
     assert path.read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("flag", ["--data-dir", "--corpus", "--out", "--run-log",
+                                  "--mcp-config"])
+def test_a_path_through_a_link_loop_is_refused_as_bad_input(tmp_path, small_corpus, flag):
+    # hostile trial H, F4: every path flag that was (or went through) a symbolic link to
+    # itself ended in "run failed: RuntimeError: Symlink loop from '...'", exit 1
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    data = tmp_path / "data"
+    given = loop / "sub" if flag in ("--data-dir", "--corpus") else loop
+    args = {"--data-dir": data, "--corpus": small_corpus, flag: given}
+    proc = run_cli("research", "Zorblax relay", *(str(a) for kv in args.items() for a in kv))
+    _assert_refused(proc, data_dir=data)
+    assert proc.stderr.strip() == (f"error: {flag} {given}: a symbolic link on this path points "
+                                   "back to itself (a link loop), so it leads to no file or "
+                                   "folder; give the path itself")
