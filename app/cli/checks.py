@@ -160,6 +160,7 @@ def check_resolved_utf8(paths: Mapping[str, Any]) -> None:
         if given is None or utf8_problem(str(given)):
             continue  # unset, or refused as given already (app.settings.spec.parse_setting)
         resolved = str(resolved_path(label, given))
+        check_not_dangling(label, given)
         if where := utf8_problem(resolved):
             raise BadInput(path_not_utf8(label, resolved, where, given=str(given)))
 
@@ -181,6 +182,27 @@ def resolved_path(label: str, given: Any) -> Path:
         raise BadInput(f"{label} {given}: a symbolic link on this path points back to itself "
                        "(a link loop), so it leads to no file or folder; give the path "
                        "itself") from None
+
+
+def check_not_dangling(label: str, given: Any) -> None:
+    """Refuse ``given`` when it is a symbolic link to nothing that a run could not make: a
+    folder the run creates (``--data-dir``, an ``--out`` ending in ``/``: ``mkdir`` of the
+    link fails), or a file whose target's folder is missing. It was ``cannot create data dir
+    X: File exists``, ``--run-log X exists and is not a run log of this app`` (it exists not),
+    and with ``--out X/`` the whole run, then ``cannot write the report: File exists``
+    (hostile trial H, F4).
+
+    Raises:
+        BadInput: one line naming the link and its missing target.
+    """
+    link = Path(given).expanduser()
+    if not link.is_symlink() or link.exists():
+        return
+    target = link.parent / os.readlink(link)
+    makes_folder = label == "--data-dir" or str(given).endswith(("/", "\\"))
+    if makes_folder or not target.parent.is_dir():
+        raise BadInput(f"{label} {given} is a link to {target}, which does not exist: create "
+                       "it, or give another path")
 
 
 def validate_paths(settings: Settings) -> None:

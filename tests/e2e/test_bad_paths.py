@@ -279,3 +279,32 @@ def test_a_path_through_a_link_loop_is_refused_as_bad_input(tmp_path, small_corp
     assert proc.stderr.strip() == (f"error: {flag} {given}: a symbolic link on this path points "
                                    "back to itself (a link loop), so it leads to no file or "
                                    "folder; give the path itself")
+
+
+@pytest.mark.parametrize(("flag", "name"), [("--data-dir", "data"), ("--out", "reports/"),
+                                            ("--out", "report.md"), ("--run-log", "run.log")])
+def test_a_link_to_nothing_a_run_could_make_is_refused_as_bad_input(tmp_path, small_corpus,
+                                                                    flag, name):
+    # hostile trial H, F4: --data-dir at a dangling link said "cannot create data dir X: File
+    # exists", --run-log that it "exists and is not a run log", and --out DIR/ ran every
+    # worker, then failed to write the report
+    link = tmp_path / name.rstrip("/")
+    link.symlink_to(tmp_path / "gone" / "target")
+    given = f"{link}/" if name.endswith("/") else str(link)
+    data = tmp_path / "data" if flag != "--data-dir" else link
+    args = {"--data-dir": tmp_path / "data", "--corpus": small_corpus, flag: given}
+    proc = run_cli("research", "Zorblax relay", *(str(a) for kv in args.items() for a in kv))
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    assert proc.stderr.strip() == (f"error: {flag} {given} is a link to {tmp_path}/gone/target, "
+                                   "which does not exist: create it, or give another path")
+    assert not (tmp_path / "gone").exists() and (data == link or not data.exists())
+
+
+def test_a_link_to_a_new_file_in_an_existing_folder_is_written_through(tmp_path, small_corpus):
+    target = tmp_path / "logs" / "run.log"
+    target.parent.mkdir()
+    (tmp_path / "run.log").symlink_to(target)
+    proc = run_cli("research", "Zorblax relay", "--corpus", small_corpus, "--data-dir",
+                   tmp_path / "data", "--run-log", tmp_path / "run.log")
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_text(encoding="utf-8").count("\n") >= 3
