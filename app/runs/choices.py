@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from app.runs.status import UNFINISHED_RUNS
 from app.settings.config import RunContext, Settings
 from app.settings.credentials import default_model
+from app.settings.spec import ConfigError
 
 __all__ = ["RECORDED_CHOICES", "Continued", "choices_note", "choices_record", "continued_with"]
 
@@ -91,7 +92,29 @@ def continued_with(settings: Settings, recorded: Mapping[str, Any] | None,
             changed[name] = (was[name], _value(settings, name))
         else:
             kept[name] = was[name]
+    for name, value in kept.items():
+        _check_recorded(settings, name, value)
     return Continued(replace(settings, **kept) if kept else settings, kept, changed)
+
+
+def _check_recorded(settings: Settings, name: str, value: Any) -> None:
+    """Refuse a recorded choice no setting may take, naming where it comes from: a ``runs`` row
+    edited by hand, or written by a version of the app with other bounds, said ``search_k must
+    be a whole number, got 'abc'`` (exit 2) to a user who gave no ``--search-k`` (hostile
+    trial H, F5).
+
+    Raises:
+        ConfigError: one line naming the record, the value's fault and the flag (or variable)
+            that chooses instead.
+    """
+    try:
+        replace(settings, **{name: value})
+    except ConfigError as exc:
+        given = RECORDED_CHOICES[name]
+        how = f"give {given}" if given.startswith("-") else f"set {given}"
+        raise ConfigError(f"the thread's recorded settings (its runs row in the results "
+                          f"database) are unusable: {exc} (the row was edited, or written by "
+                          f"another version of this app); {how} to choose one") from None
 
 
 ROLE_MODELS = ("planner_model", "worker_model", "report_model")

@@ -8,6 +8,9 @@ use --model offline to run without one", and ``resume THREAD_ID --model offline`
 line again: the planner, worker and report models were kept from the record (no flag names them),
 so no command line could continue the thread. A role model recorded as the thread's model now
 follows the ``--model`` given; one its own variable set is kept, as before.
+
+F5, beside it: a recorded choice no setting may take (the ``runs`` row edited, or written by a
+version with other bounds) is named as the record's, with the flag that chooses instead.
 """
 
 from __future__ import annotations
@@ -16,8 +19,11 @@ import json
 import socket
 from pathlib import Path
 
+import pytest
+
 from app.runs.choices import choices_note, choices_record, continued_with
 from app.settings.config import Settings
+from app.settings.spec import ConfigError
 from tests.cli_env import run_cli
 from tests.conftest import AS_OF, SMALL_TOPIC
 
@@ -60,3 +66,22 @@ def test_a_role_model_follows_the_model_given_unless_its_variable_set_it() -> No
         "results so far were found with the first, the rest will be with the second")
     unnamed = continued_with(Settings(model="offline"), recorded, asked={})
     assert unnamed.settings.model == unnamed.settings.planner_model == "openai:gpt-4.1-mini"
+
+
+@pytest.mark.parametrize(("record", "line"), [
+    ({"search_k": "abc"}, "search_k must be a whole number, got 'abc' (the row was edited, or "
+                          "written by another version of this app); give --search-k to choose one"),
+    ({"worker_model": 5}, "worker_model must be text, got 5 (the row was edited, or written by "
+                          "another version of this app); set RESEARCH_WORKER_MODEL to choose one"),
+])
+def test_an_unusable_recorded_choice_is_named_as_the_records(record, line) -> None:
+    # hostile trial H, F5: a runs row whose choices a hand (or another version's bounds) made
+    # unusable said "search_k must be a whole number, got 'abc'" to a user who gave none
+    recorded = {"status": "running", "choices": json.dumps(record)}
+    with pytest.raises(ConfigError) as refused:
+        continued_with(Settings(model="offline"), recorded, asked={})
+    assert str(refused.value) == ("the thread's recorded settings (its runs row in the results "
+                                  f"database) are unusable: {line}")
+    given = continued_with(Settings(model="offline", search_k=4, worker_model="offline"),
+                           recorded, asked={"search_k": 4})
+    assert given.settings.search_k == 4
