@@ -85,3 +85,18 @@ def test_an_unusable_recorded_choice_is_named_as_the_records(record, line) -> No
     given = continued_with(Settings(model="offline", search_k=4, worker_model="offline"),
                            recorded, asked={"search_k": 4})
     assert given.settings.search_k == 4
+
+
+def test_an_unusable_role_model_names_the_variable_that_chose_it(tmp_path: Path,
+                                                                 small_corpus: Path) -> None:
+    # F2's sibling: RESEARCH_WORKER_MODEL=openai:gpt-4.1-mini without a key said "use --model
+    # offline to run without one", and --model offline said the same line again
+    proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--model", "offline",
+                   "--data-dir", tmp_path / "data", "--corpus", small_corpus,
+                   env={"RESEARCH_WORKER_MODEL": "openai:gpt-4.1-mini"})
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+    assert proc.stderr.strip() == (
+        "error: model 'openai:gpt-4.1-mini' needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local "
+        "OpenAI-compatible server); it is the worker model here (RESEARCH_WORKER_MODEL: set in "
+        "the environment, or kept from the thread's first run), which --model does not change: "
+        "set RESEARCH_WORKER_MODEL=offline, or another model")
