@@ -95,6 +95,20 @@ class SqliteStorage(Storage):
     def __init__(self, data_dir: Path | str) -> None:
         self.data_dir = Path(data_dir)
         self.label = str(self.data_dir)
+        self._keys: dict[Path, str] = {}
+
+    def _key(self, path: Path) -> str:
+        """``path`` (one of this data dir's fixed paths: a database, the ``locks`` folder)
+        resolved, as the process-wide records (:data:`_opened_files`, :data:`_opened_results`,
+        :data:`_held_locks`) key it; resolved once and kept.
+        :meth:`lost` runs at every progress event of a run, on the thread that drives the
+        graph: ``Path.resolve`` costs an ``lstat`` per component, each a release of the GIL
+        that waits for it behind the busy workers (about 10 ms a task at 1,200 tasks,
+        docs/deploy.md, "What grows with the tasks"); only the identity ``stat`` is repeated."""
+        key = self._keys.get(path)
+        if key is None:
+            key = self._keys[path] = str(path.resolve())
+        return key
 
     @property
     def checkpoints_path(self) -> Path:
@@ -184,7 +198,7 @@ class SqliteStorage(Storage):
                 saver = SqliteSaver(conn)
                 if not read_only:
                     saver.setup()
-                    _opened_files[str(path.resolve())] = file_id(path)
+                    _opened_files[self._key(path)] = file_id(path)
                 elif has_table(conn, "checkpoints"):
                     saver.is_setup = True  # setup() would write (PRAGMA, CREATE, ALTER)
                 else:
@@ -206,11 +220,11 @@ class SqliteStorage(Storage):
                 "was deleted during the run: its checkpoints, lock and run record are gone, so "
                 "the run stopped; run the same command again to start over")
         path = self.checkpoints_path
-        opened = _opened_files.get(str(path.resolve()))
+        opened = _opened_files.get(self._key(path))
         if (unopened_too or opened is not None) and replaced(path, opened):
             return gone
         path = self.results_path
-        kept = _opened_results.get(str(path.resolve()))
+        kept = _opened_results.get(self._key(path))
         if kept is not None and replaced(path, kept[1]):
             if replaced(self.data_dir, None):  # the whole folder: its checkpoints went too
                 return gone
@@ -291,7 +305,7 @@ class SqliteStorage(Storage):
     def _keep_results(self) -> None:
         """Keep the results database just opened by a run (:data:`_opened_results`), unless
         one is kept already."""
-        key = str(self.results_path.resolve())
+        key = self._key(self.results_path)
         if key in _opened_results:
             return
         fd = os.open(self.results_path, os.O_RDONLY)
@@ -302,19 +316,19 @@ class SqliteStorage(Storage):
         """Let the kept results database go (:data:`_opened_results`): called once no run here
         holds a lock, so no connection of one is open (closing any descriptor of a file drops
         the process's POSIX locks on it, SQLite's own included)."""
-        if (kept := _opened_results.pop(str(self.results_path.resolve()), None)) is not None:
+        if (kept := _opened_results.pop(self._key(self.results_path), None)) is not None:
             os.close(kept[0])
 
     def _holds_a_lock(self) -> bool:
         """Whether this process holds a thread lock in this data dir (:meth:`thread_lock`)."""
-        folder = str((self.data_dir / "locks").resolve()) + os.sep
+        folder = self._key(self.data_dir / "locks") + os.sep
         return any(key.startswith(folder) for key in _held_locks)
 
     def lock_lost(self) -> str | None:
         """One line when a thread lock file this process holds in this data dir was deleted or
         replaced (a user clearing what looks like a stale lock): a second process would lock a
         new file and run the thread alongside this one, else None. A ``stat`` per lock held."""
-        folder = str((self.data_dir / "locks").resolve())
+        folder = self._key(self.data_dir / "locks")
         for key, (thread_id, locked) in list(_held_locks.items()):
             if os.path.dirname(key) != folder:
                 continue
