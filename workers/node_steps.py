@@ -32,6 +32,7 @@ from workers.errors import RunCancelled, is_fatal, is_transient, one_line
 from workers.retry import backoff
 from workers.sources.web import CURRENT_AS_OF
 from workers.waits import holding, stop_waiting_when
+from workers.work_threads import on_work_thread
 
 _WRAPPER_KEYS = frozenset({"envelopes", "tokens", "unmetered_calls"})
 _SCHEMA: type = ResearchState
@@ -231,7 +232,7 @@ def call_worker(spec: WorkerSpec, run_for: RunBuilder, task: Task, deps: WorkerD
         # task's as_of: a rerun or resume finds it instead of paying again.
         as_of = CURRENT_AS_OF.set(task["as_of"])
         try:
-            result = run_for(deps)(task)
+            result = on_work_thread(run_for(deps), task)  # on few threads, not the pool's
         finally:
             CURRENT_AS_OF.reset(as_of)
     if not isinstance(result, WorkerResult):
