@@ -60,6 +60,7 @@ from app.research.term_stats import (
     weights,
 )
 from app.research.topic_words import (  # re-exported: the words a verdict is made of
+    coded_terms,
     describe_terms,
     hindering_verbs,
     item_words,
@@ -123,7 +124,7 @@ def corpus_stats(corpus: Any, topic: str) -> TermStats | None:
     such, not only its stem, is searched for (``typos``: :func:`written_slip`, trial 126)."""
     count = getattr(corpus, "passage_count", None)
     frequencies = getattr(corpus, "term_frequencies", None)
-    terms = topic_terms(topic)
+    terms = coded_terms(topic_terms(topic), topic)  # the words judge weighs
     if not callable(count) or not callable(frequencies) or not terms:
         return None
     try:
@@ -229,7 +230,7 @@ def judge(topic: str, rows: Iterable[Mapping[str, Any]], stats: TermStats | None
     """
     rows = list(rows)
     unreached = tuple(dict.fromkeys([*unreached_sources(rows), *tools_failed]))
-    terms = asked_only(spelled_out(topic_terms(topic), stats, rows), stats)
+    terms = asked_only(spelled_out(coded_terms(topic_terms(topic), topic), stats, rows), stats)
     terms = [t for t in terms if t not in hindering_verbs(topic)] or terms  # "stop X from Y-ing"
     # a release the corpus never names ("Python 3.8" beside "3.9 or later": trial 120, F3)
     unnamed = {t for t in absent_terms(terms, stats) if VERSION.fullmatch(t)}
@@ -277,7 +278,9 @@ def _unsaid_wanted(topic: str, subject: Sequence[str], judged: Sequence[str],
     with (:func:`~app.research.unsaid.describe_unsaid`)."""
     texts = [item_words(item) for _row, item in ok_items(rows) if item.get("ref")]
     apart = said_apart(judged, names, texts, stats, topic) if stats is not None else {}
-    return describe_unsaid(subject, apart, topic)
+    # the words of it no item says, when some are: "threading", not the "module" it modifies
+    unsaid = [t for t in subject if not any(mentioned([t], text, names) for text in texts)]
+    return describe_unsaid(unsaid or subject, apart, topic)
 
 
 def spelled_out(terms: Sequence[str], stats: TermStats | None,

@@ -19,11 +19,17 @@ from workers.sources.names import (
     writes_option,
     written_options,
 )
-from workers.sources.query import distinct_terms, mentions, query_terms, title_terms
+from workers.sources.query import (
+    distinct_terms,
+    mentions,
+    query_terms,
+    shares_form,
+    title_terms,
+)
 from workers.sources.stopwords import FILLER_WORDS, MANNER_WORDS
 
-__all__ = ["describe_terms", "hindering_verbs", "item_words", "judged_terms", "mentioned",
-           "name_phrases", "name_terms", "needed", "one_verb", "topic_terms"]
+__all__ = ["coded_terms", "describe_terms", "hindering_verbs", "item_words", "judged_terms",
+           "mentioned", "name_phrases", "name_terms", "needed", "one_verb", "topic_terms"]
 
 
 def topic_terms(topic: str) -> list[str]:
@@ -47,6 +53,31 @@ def topic_terms(topic: str) -> list[str]:
     """
     asked = {m.group(1).lower() for m in ASKED_MEASURE.finditer(topic)}
     return one_verb(distinct_terms([t for t in query_terms(topic) if t not in asked]))
+
+
+def coded_terms(terms: Sequence[str], topic: str) -> list[str]:
+    """``terms`` (:func:`topic_terms`) with each word ``topic`` writes as code
+    (:func:`~workers.sources.names.code_words`: "the *threading* module", ``orient()``) in
+    place of the plain word of its forms that :func:`topic_terms` kept for both: a code word
+    is matched whole (:func:`mentioned`), and a passage saying the plain word does not name
+    it. "How do I spawn threads in Python's threading module?" over pexpect's manual was
+    judged by "threads", which its Common problems page says ("you cannot spawn a child from
+    a different thread"), and answered with no warning (trial 127, F4).
+
+    Example:
+        >>> coded_terms(["spawn", "threads", "module"], "spawn threads in the threading module")
+        ['spawn', 'threading', 'module']
+        >>> coded_terms(["spawn", "threads"], "spawn threads with threading")
+        ['spawn', 'threads']
+    """
+    out = list(terms)
+    coded = code_words(name_keys(topic))
+    for word in (w for w in query_terms(topic) if w in coded and w not in out):
+        plain = [i for i, t in enumerate(out) if t not in coded
+                 and (shares_form(word, [t]) or one_verb([t, word]) == [t])]  # log, logging
+        if plain:
+            out[plain[0]] = word
+    return out
 
 
 def one_verb(terms: Sequence[str]) -> list[str]:

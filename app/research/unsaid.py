@@ -15,6 +15,7 @@ from app.llm.offline.codelike import looks_like_code
 from app.research.rows import ok_items
 from app.research.term_stats import TermStats, absent_terms
 from app.research.topic_words import describe_terms, item_words, judged_terms, mentioned, needed
+from workers.sources.names import code_words, name_keys
 
 __all__ = ["asker_words", "describe_unsaid", "head_of", "passing_words", "said_apart",
            "unretrieved_names", "unretrieved_phrases", "unretrieved_words", "unsaid_subject"]
@@ -61,12 +62,27 @@ def unsaid_subject(terms: Sequence[str], names: Iterable[str], rows: Iterable[Ma
     if lost:  # a slip of a word some item says is a typo (the items' words read only then)
         words = _said_words(texts)
         lost = [t for t in lost if not words & _swaps(t)]
+    lost += [t for t in _name_heads(lost, judged, named, stats, topic) if t not in lost]
     lost += [t for t in passing_words(judged, named, texts, stats, topic) if t not in lost]
     subject = [t for t in judged if t in lost or t in absent]
     unsaid = sum(stats.weight(t) for t in subject)
     if not lost or unsaid < sum(stats.weight(t) for t in judged if t in said and t not in lost):
         return []
     return subject
+
+
+def _name_heads(lost: Sequence[str], judged: Sequence[str], named: set[str], stats: TermStats,
+                topic: str) -> list[str]:
+    """The words of the corpus (neither rare nor common, no name) that the ``lost`` names
+    written as code (:func:`~workers.sources.names.code_words`) modify in ``topic``
+    (:func:`head_of`): its kind, "the *threading* module" no item names, is not said by
+    pexpect's "a pure Python module" (trial 127, F4), as "this mode" is no dark mode. Not a
+    name only capitalised: "Tomcat JDBC connection pool size" over Apache's manual is
+    answered by its connection pool, "JDBC" named as a word it lacks (trial 17)."""
+    coded = code_words(name_keys(topic))
+    heads = [t for t in judged if t not in named and stats.frequencies.get(t, 0) > 0
+             and not stats.common(t) and not stats.rare(t)]
+    return [h for t in lost if t in coded and (h := head_of(t, topic, heads, named))]
 
 
 def passing_words(judged: Sequence[str], names: Iterable[str], texts: Sequence[str],
