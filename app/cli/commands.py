@@ -195,7 +195,10 @@ def _print_end(summary: Any, args: argparse.Namespace, settings: Settings) -> in
     out["exit_code"] = code
     try:
         if paused:  # pasted, it must find the thread
-            out["continue_with"] = thread_command("review", out["thread_id"], tail=" --approve",
+            from app.research.review import continue_tail
+
+            out["continue_with"] = thread_command("review", out["thread_id"],
+                                                 tail=continue_tail(out["review"]),
                                                  place=continue_args(settings))
         if args.json:
             print_exit_object(code, thread_id=out["thread_id"], body=out,

@@ -75,7 +75,13 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
 
     if review.get("error"):
         out.append(visible(f"the last decision was refused: {review['error']}"))
-    if review["stage"] == "plan":
+    if review["stage"] == "plan" and review.get("unrunnable"):  # a state edit broke it
+        out.append(f"the plan cannot run as it stands (an approval is refused): "
+                   f"{review['unrunnable']}")
+        out += [f"  {i}. {visible(q)}" for i, q in enumerate(review["sub_questions"], 1)]
+        out += ["continue:", review_with(" --question TEXT [--question TEXT ...]",
+                                         "replace the sub-questions and run them")]
+    elif review["stage"] == "plan":
         out.append(f"sub-questions ({len(review['sub_questions'])}):")
         out += [f"  {i}. {visible(q)}" for i, q in enumerate(review["sub_questions"], 1)]
         out += ["continue:", review_with(" --approve"),
@@ -105,9 +111,11 @@ def show_pause(thread_id: str, pause: dict[str, Any], settings: Any, *, as_json:
     print; ``settings``: the command's (where the continue command points)."""
     from app.cli.exit_codes import EXIT_OK
     from app.cli.outcome import print_exit_object
+    from app.research.review import continue_tail
     from app.settings.hints import continue_args, thread_command
 
-    pause["continue_with"] = thread_command("review", thread_id, tail=" --approve",
+    pause["continue_with"] = thread_command("review", thread_id,
+                                            tail=continue_tail(pause["review"]),
                                             place=continue_args(settings))
     pause["exit_code"] = EXIT_OK
     if as_json:

@@ -47,7 +47,8 @@ from state import KEPT
 
 __all__ = [
     "PLAN", "REVIEW_NODES", "REVIEW_NODE_BY_STAGE", "RESULTS", "Awaited", "ReviewError",
-    "ReviewPause", "ask_plan", "ask_results", "awaited", "awaiting", "envelope_summary",
+    "ReviewPause", "ask_plan", "ask_results", "awaited", "awaiting", "continue_tail",
+    "envelope_summary",
     "kept_drops", "plan_payload", "plan_resume", "replaced_plan_note",
     "results_payload", "results_resume", "resume_command", "review_value",
 ]
@@ -75,8 +76,9 @@ class ReviewPause:
 
     @property
     def continue_with(self) -> str:
-        """The command that approves and continues (the CLI adds its ``--data-dir``)."""
-        return thread_command("review", self.thread_id, tail=" --approve")
+        """The command that continues (the CLI adds its ``--data-dir``): the approval, or, for a
+        plan that cannot run as it stands (``"unrunnable"``), its replacement."""
+        return thread_command("review", self.thread_id, tail=continue_tail(self.review))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"thread_id", "topic", "as_of", "status": "awaiting_review",
@@ -87,6 +89,12 @@ class ReviewPause:
         if self.crash_unreached:
             out["notes"] = [self.crash_unreached]
         return out
+
+
+def continue_tail(review: Mapping[str, Any]) -> str:
+    """The ``review THREAD_ID`` flags that continue a pause showing ``review``: ``--approve``,
+    or ``--question TEXT`` when its plan cannot run as it stands (an approval is refused)."""
+    return " --question TEXT" if review.get("unrunnable") else " --approve"
 
 
 REVIEW_NODES = {"review_plan": PLAN, "review_results": RESULTS}
@@ -172,10 +180,24 @@ def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
     return kept + clip(items[0].get("text", ""), limit) + more
 
 
-def plan_payload(sub_questions: Sequence[str]) -> dict[str, Any]:
+def plan_payload(sub_questions: Any) -> dict[str, Any]:
     """The ``interrupt()`` value of the plan stage:
-    ``{"stage": "plan", "sub_questions": [...]}``."""
-    return {"stage": PLAN, "sub_questions": list(sub_questions)}
+    ``{"stage": "plan", "sub_questions": [str, ...]}``, plus ``"unrunnable"`` (one line, from
+    :func:`app.research.plan_check.plan_problem`) when the plan cannot run as it stands: a state
+    edit (Studio's "edit state") can write anything, and a string was listed one letter per
+    line (hostile trial H). ``sub_questions`` stays a list of strings for every client: a
+    non-list shows none (the ``unrunnable`` line quotes it), a non-text question its ``repr``.
+    A runnable plan's payload is as before, without the key."""
+    from app.research.plan_check import plan_problem
+
+    problem = plan_problem(sub_questions)
+    if problem is None:
+        return {"stage": PLAN, "sub_questions": list(sub_questions)}
+    listed = isinstance(sub_questions, list | tuple)
+    shown = [q if isinstance(q, str) else repr(q) for q in sub_questions] if listed else []
+    if not listed:
+        problem += f" ({clip(repr(sub_questions), 80)})"
+    return {"stage": PLAN, "sub_questions": shown, "unrunnable": problem}
 
 
 def results_payload(envelopes: Iterable[Mapping[str, Any]], first_round: int = 1
