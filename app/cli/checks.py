@@ -129,11 +129,14 @@ def _file_writable(path: Path) -> bool:
 
 def check_data_dir(settings: Settings) -> Path:
     """The data dir, refused when it, or the nearest part of its path that exists, is not a
-    folder: ``--data-dir notes.txt/data`` can never be created.
+    folder: ``--data-dir notes.txt/data`` can never be created; or when it goes through a link
+    loop (:func:`resolved_path`), which every command that reads or writes a data dir asks
+    here (``threads`` said "no threads yet", ``inspect`` "no thread", hostile trial H).
 
     Raises:
-        BadInput: that part is a file.
+        BadInput: that part is a file, or the path is a link loop.
     """
+    resolved_path("--data-dir", settings.data_dir)
     data_dir = Path(settings.data_dir)
     existing = nearest_existing(data_dir)
     if existing is not None and not existing.is_dir():

@@ -308,3 +308,19 @@ def test_a_link_to_a_new_file_in_an_existing_folder_is_written_through(tmp_path,
                    tmp_path / "data", "--run-log", tmp_path / "run.log")
     assert proc.returncode == 0, proc.stderr
     assert target.read_text(encoding="utf-8").count("\n") >= 3
+
+
+@pytest.mark.parametrize("command", [["threads"], ["inspect", "x"], ["inspect", "x", "--report"],
+                                     ["prune"], ["prune", "--dry-run"], ["review", "x"]],
+                         ids=" ".join)
+def test_a_data_dir_through_a_link_loop_is_named_by_every_command(tmp_path, command):
+    # hostile trial H, left over from F4: research, resume and review --approve refused it in
+    # one line, while threads said "no threads yet: no data dir ..." (exit 0), inspect "no
+    # thread 'x'", prune "no data dir": the loop was never named
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    proc = run_cli(*command, "--data-dir", str(loop))
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    assert proc.stderr.strip() == (f"error: --data-dir {loop}: a symbolic link on this path "
+                                   "points back to itself (a link loop), so it leads to no file "
+                                   "or folder; give the path itself")
