@@ -36,6 +36,7 @@ from app.llm.offline import OfflineChatModel
 from app.research.text import clip
 from app.settings.config import ConfigError, Settings
 from app.settings.credentials import redact
+from app.settings.model_spec import no_model_name, unknown_provider
 from workers.answer_protocol import invalid_arguments, text_answer, unanswered
 from workers.errors import response_fault
 
@@ -174,8 +175,7 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
     if spec == OFFLINE:
         return ModelChoice(OfflineChatModel(), describe_model(spec, settings), True)
     if spec.endswith(":"):  # "openai:" sent "model": "" to the provider
-        raise ConfigError(f"cannot use model {spec!r}: no model name after the provider; write "
-                          "provider:model (e.g. openai:gpt-4.1-mini) or offline")
+        raise ConfigError(no_model_name(spec))
     from langchain.chat_models import init_chat_model
 
     from app.llm.deadline import deadline_client
@@ -205,9 +205,7 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
         raise ConfigError(f"model {spec!r} needs a provider package: {exc}") from None
     except Exception as exc:  # init_chat_model raises ValueError for unknown providers
         if "infer model provider" in str(exc):  # its line lists ~30 providers: 330 characters
-            raise ConfigError(f"cannot use model {spec!r}: unknown provider; write provider:model "
-                              "(e.g. openai:gpt-4.1-mini, anthropic:MODEL, ollama:MODEL) or "
-                              "offline") from None
+            raise ConfigError(unknown_provider(spec)) from None
         text = redact(" ".join(str(exc).split()), settings)
         raise ConfigError(f"cannot use model {spec!r}: {text[:200]}") from None
     return ModelChoice(model, describe_model(spec, settings), False)

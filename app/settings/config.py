@@ -54,6 +54,7 @@ from app.settings.checks import (
     check_url_credentials,
 )
 from app.settings.credentials import DEFAULT_OPENAI_MODEL, default_model, secrets_of
+from app.settings.model_spec import check_model_spec
 from app.settings.spec import (
     ConfigError,
     SettingSpec,
@@ -106,18 +107,18 @@ class RunContext:
     """
 
     model: str | None = setting(
-        env="RESEARCH_MODEL", flag="--model",
+        env="RESEARCH_MODEL", flag="--model", check=check_model_spec,
         help="offline, or provider:model for init_chat_model (default: offline, or "
              f"{DEFAULT_OPENAI_MODEL} when OPENAI_API_KEY is set); a client picks one of "
              "RESEARCH_ALLOWED_MODELS", resume="kept")
     planner_model: str | None = setting(
-        env="RESEARCH_PLANNER_MODEL", resume="kept",
+        env="RESEARCH_PLANNER_MODEL", resume="kept", check=check_model_spec,
         help="model for the plan node (default: RESEARCH_MODEL)")
     worker_model: str | None = setting(
-        env="RESEARCH_WORKER_MODEL", resume="kept",
+        env="RESEARCH_WORKER_MODEL", resume="kept", check=check_model_spec,
         help="model for the agent workers (default: RESEARCH_MODEL)")
     report_model: str | None = setting(
-        env="RESEARCH_REPORT_MODEL", resume="kept",
+        env="RESEARCH_REPORT_MODEL", resume="kept", check=check_model_spec,
         help="model that writes the report (default: RESEARCH_MODEL)")
     corpus_name: str | None = setting(
         flag="--corpus-name", metavar="NAME",
