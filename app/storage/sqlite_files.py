@@ -14,6 +14,8 @@ import stat
 import time
 from pathlib import Path
 
+from workers.sources.page_cache import bound_page_cache
+
 __all__ = ["connect", "damaged_file", "is_damage", "not_a_file"]
 
 _DAMAGE = ("malformed", "not a database", "file is encrypted")
@@ -56,7 +58,8 @@ def not_a_file(path: Path) -> str | None:
 
 def connect(path: Path, *, read_only: bool = False, make_folder: bool = True
             ) -> sqlite3.Connection:
-    """Open ``path`` for the app: WAL, 30 s busy timeout, usable from several threads.
+    """Open ``path`` for the app: WAL, 30 s busy timeout, usable from several threads, its page
+    cache bounded (:func:`workers.sources.page_cache.bound_page_cache`).
 
     With ``read_only`` nothing is created or written (``mode=ro``); ``immutable=1`` is the way
     in when the folder is read-only and the WAL index (``-shm``) missing, or when a full disk
@@ -77,6 +80,7 @@ def connect(path: Path, *, read_only: bool = False, make_folder: bool = True
         conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False)
         try:
             conn.execute("PRAGMA busy_timeout = 30000")
+            bound_page_cache(conn)
             _ensure_wal(conn)
         except BaseException:
             conn.close()
@@ -88,15 +92,16 @@ def connect(path: Path, *, read_only: bool = False, make_folder: bool = True
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0,
                                check_same_thread=False)
         conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        return conn
+        return bound_page_cache(conn)
     except sqlite3.OperationalError as exc:
         if conn is not None:
             conn.close()  # its hold on the WAL index would keep the other ways out
         if os.access(path.parent, os.W_OK) and _io_error(exc) and not _empty_wal(path):
-            return _heap_index(uri, exc)
+            return bound_page_cache(_heap_index(uri, exc))
         if os.access(path.parent, os.W_OK) and not (_io_error(exc) and _empty_wal(path)):
             raise
-    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+    return bound_page_cache(sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
+                                            check_same_thread=False))
 
 
 def _heap_index(uri: str, cause: sqlite3.OperationalError) -> sqlite3.Connection:

@@ -4,8 +4,7 @@ folder), read-only and thread-safe. Search turns any text into quoted word token
 ``bm25`` over the passages' text, headings and their document's title and symbol picks the
 candidates, :func:`~workers.sources.ranking.rank_score` orders them and
 :func:`~workers.sources.leads.with_leads` shows a titled page's lead. Readers open the index
-file read-only, from a small pool of connections that threads share. Standard library only.
-"""
+file read-only, from a pool of connections that threads share. Standard library only."""
 
 from __future__ import annotations
 
@@ -30,6 +29,7 @@ from workers.sources.leads import lead_passage, with_leads
 from workers.sources.memo import Memo
 from workers.sources.note_groups import shown_notes
 from workers.sources.packages import DEFAULT_PACKAGES, package_docs, package_fingerprint
+from workers.sources.page_cache import bound_page_cache
 from workers.sources.query import search_query
 from workers.sources.ranking import ranked
 from workers.sources.site_titles import without_site_name
@@ -204,7 +204,7 @@ class Corpus:
     # -- connections -------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+        con = bound_page_cache(sqlite3.connect(self._uri, uri=True, check_same_thread=False))
         self._all.append(con)
         return con
 
