@@ -127,6 +127,9 @@ class PostgresResults(ResultsStore):
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return list(self._conn.execute(_placeholders(sql), params).fetchall())
 
+    def _each(self, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        yield from self._conn.execute(_placeholders(sql), params)  # dicts made as read
+
     def _has_table(self, name: str) -> bool:
         return _has_table(self._conn, name)
 

@@ -7,7 +7,7 @@ transactions.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +112,10 @@ class SqliteResults(ResultsStore):
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         return [dict(row) for row in self._conn.execute(sql, params)]
+
+    def _each(self, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        for row in self._conn.execute(sql, params):  # stepped as read, not fetched whole
+            yield dict(row)
 
     def _has_table(self, name: str) -> bool:
         return has_table(self._conn, name)
