@@ -69,6 +69,7 @@ from app.research.topic_words import (  # re-exported: the words a verdict is ma
     name_phrases,
     name_terms,
     needed,
+    retrieved_texts,
     topic_terms,
 )
 from app.research.unreached import unreached_sources
@@ -276,7 +277,7 @@ def _unsaid_wanted(topic: str, subject: Sequence[str], judged: Sequence[str],
     """What the warning says no retrieved passage mentions of the ``subject`` no item names
     (:func:`unsaid_subject`): a word said only in passing, beside the words it was not said
     with (:func:`~app.research.unsaid.describe_unsaid`)."""
-    texts = [item_words(item) for _row, item in ok_items(rows) if item.get("ref")]
+    texts = retrieved_texts(rows)
     apart = said_apart(judged, names, texts, stats, topic) if stats is not None else {}
     # the words of it no item says, when some are: "threading", not the "module" it modifies
     unsaid = [t for t in subject if not any(mentioned([t], text, names) for text in texts)]
@@ -292,7 +293,7 @@ def spelled_out(terms: Sequence[str], stats: TermStats | None,
     framework's name is no phrase of the corpus (Django's ``post_save``
     was read as "post" and "save", both in FastAPI's docs, and the near miss was answered).
     Not had: in no passage by ``stats``, or, without them, in no retrieved item."""
-    texts = [item_words(item).lower() for _row, item in ok_items(list(rows)) if item.get("ref")]
+    texts = [text.lower() for text in retrieved_texts(rows)]
     out: list[str] = []
     for term in terms:
         absent = (stats.frequencies.get(term, 0) == 0 if stats is not None

@@ -14,7 +14,13 @@ from typing import Any
 from app.llm.offline.codelike import looks_like_code
 from app.research.rows import ok_items
 from app.research.term_stats import TermStats, absent_terms
-from app.research.topic_words import describe_terms, item_words, judged_terms, mentioned, needed
+from app.research.topic_words import (
+    describe_terms,
+    judged_terms,
+    mentioned,
+    needed,
+    retrieved_texts,
+)
 from workers.sources.names import code_words, name_keys
 
 __all__ = ["asker_words", "describe_unsaid", "head_of", "passing_words", "said_apart",
@@ -51,7 +57,7 @@ def unsaid_subject(terms: Sequence[str], names: Iterable[str], rows: Iterable[Ma
         >>> unsaid_subject(["run", "junit", "tests", "maven"], {"junit"}, rows, stats)
         []
     """
-    texts = [item_words(item) for _row, item in ok_items(list(rows)) if item.get("ref")]
+    texts = retrieved_texts(rows)
     if stats is None or not texts:
         return []
     named = set(names)
@@ -304,7 +310,7 @@ def unretrieved_names(terms: Sequence[str], names: Iterable[str],
         >>> unretrieved_names(["default", "size", "matlab"], {"matlab"}, rows)
         ('matlab',)
     """
-    texts = [item_words(item) for _row, item in ok_items(list(rows)) if item.get("ref")]
+    texts = retrieved_texts(rows)
     named = set(names)
 
     def said(name: str) -> bool:  # a plural names its singular ("RewriteRules")
@@ -332,7 +338,7 @@ def unretrieved_words(terms: Sequence[str], rows: Iterable[Mapping[str, Any]],
         >>> unretrieved_words(["nginx", "events", "connections"], rows)
         ()
     """
-    texts = [item_words(item) for _row, item in ok_items(list(rows)) if item.get("ref")]
+    texts = retrieved_texts(rows)
     said = set().union(*(mentioned(terms, text, names) for text in texts)) if texts else set()
     return tuple(t for t in terms if texts and t not in said)
 
