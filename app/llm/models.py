@@ -37,6 +37,7 @@ from app.research.text import clip
 from app.settings.config import ConfigError, Settings
 from app.settings.credentials import redact
 from app.settings.model_spec import no_model_name, unknown_provider
+from app.settings.spec import shown
 from workers.answer_protocol import invalid_arguments, text_answer, unanswered
 from workers.errors import response_fault
 
@@ -196,18 +197,18 @@ def make_model(spec: str, settings: Settings) -> ModelChoice:
             kwargs["api_key"] = LOCAL_SERVER_API_KEY
         else:
             raise ConfigError(
-                f"model {spec!r} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local "
+                f"model {shown(spec)} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local "
                 "OpenAI-compatible server); use --model offline to run without one"
             )
     try:
         model = init_chat_model(spec, **kwargs)
     except ImportError as exc:
-        raise ConfigError(f"model {spec!r} needs a provider package: {exc}") from None
+        raise ConfigError(f"model {shown(spec)} needs a provider package: {exc}") from None
     except Exception as exc:  # init_chat_model raises ValueError for unknown providers
         if "infer model provider" in str(exc):  # its line lists ~30 providers: 330 characters
             raise ConfigError(unknown_provider(spec)) from None
         text = redact(" ".join(str(exc).split()), settings)
-        raise ConfigError(f"cannot use model {spec!r}: {text[:200]}") from None
+        raise ConfigError(f"cannot use model {shown(spec)}: {text[:200]}") from None
     return ModelChoice(model, describe_model(spec, settings), False)
 
 

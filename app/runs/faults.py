@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.settings.spec import shown
 from state import Task, make_envelope_id
 from workers.errors import TransientWorkerError
 
@@ -75,10 +76,10 @@ def parse_fail_worker(spec: str) -> tuple[str, int]:
     """
     name, colon, rounds = spec.partition(":")
     if not name:
-        raise ValueError(f"--fail-worker {spec!r}: expected NAME or NAME:ROUNDS")
+        raise ValueError(f"--fail-worker {shown(spec)}: expected NAME or NAME:ROUNDS")
     if colon and not (rounds.isdigit() and int(rounds) >= 1):
-        raise ValueError(f"--fail-worker {spec!r}: ROUNDS must be a whole number from 1 (leave "
-                         "it out to fail in every round)")
+        raise ValueError(f"--fail-worker {shown(spec)}: ROUNDS must be a whole number from 1 "
+                         "(leave it out to fail in every round)")
     return name, int(rounds or 0)
 
 

@@ -8,19 +8,21 @@ built (:func:`app.llm.models.make_model`).
 
 from __future__ import annotations
 
+from app.settings.spec import shown
+
 __all__ = ["check_model_spec", "no_model_name", "unknown_provider"]
 
 
 def no_model_name(spec: str) -> str:
     """The line refusing ``"openai:"`` (it sent ``"model": ""`` to the provider)."""
-    return (f"cannot use model {spec!r}: no model name after the provider; write "
+    return (f"cannot use model {shown(spec)}: no model name after the provider; write "
             "provider:model (e.g. openai:gpt-4.1-mini) or offline")
 
 
 def unknown_provider(spec: str) -> str:
     """The line refusing a spec whose provider LangChain cannot tell (its own line lists ~30
     providers: 330 characters)."""
-    return (f"cannot use model {spec!r}: unknown provider; write provider:model (e.g. "
+    return (f"cannot use model {shown(spec)}: unknown provider; write provider:model (e.g. "
             "openai:gpt-4.1-mini, ollama:MODEL) or offline")
 
 

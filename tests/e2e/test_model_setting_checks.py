@@ -42,3 +42,20 @@ def test_a_bad_model_setting_is_refused_by_research_before_anything_runs(
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith(f"error: {name}") and why in line, line
     assert line.endswith("(set in the environment)") and not data.exists(), line
+
+
+@pytest.mark.parametrize("spec", ["m" * 100_000, "openai:" + "m" * 100_000, "m" * 100_000 + ":"],
+                         ids=["name", "provider-and-name", "provider-only"])
+def test_a_huge_model_spec_is_cut_in_its_line(spec):
+    """A served client's 100 KB ``model`` (or a flag's) is not echoed whole: every line naming a
+    model spec shows it as any setting's value is shown (``app.settings.spec.shown``); found by
+    tests/app/test_client_config.py once the spec was checked by its declaration."""
+    from app.runs.faults import parse_fail_worker
+    from app.settings.model_spec import check_model_spec
+
+    for check in (check_model_spec, parse_fail_worker):
+        try:
+            check(spec)
+        except ValueError as exc:
+            line = str(exc)
+            assert len(line) < 400 and "characters)" in line, line[:400]
