@@ -128,7 +128,7 @@ def _body(text: str) -> str:
 _NUMBERED_LINE = re.compile(r"(\S.*?)[\s,]+(\d+|[ivxlc]+)\s*$")
 
 
-def _listing(text: str, last_page: int, vocabulary: Container[str]) -> bool:
+def _listing(text: str, last_page: int, vocabulary: Container[str] | None) -> bool:
     """Whether a page is a contents or index page: half its lines or more (its page number not
     counted: :func:`_body`) are an entry whose every word the other documents hold (a heading,
     a term: "7.6.2 PBKDF2 69", "aes_decrypt 23, 41") and a page number of the PDF (at most
@@ -146,8 +146,16 @@ def _listing(text: str, last_page: int, vocabulary: Container[str]) -> bool:
     lines = _body(text).split("\n")
     entries = [found for line in lines if (found := _NUMBERED_LINE.match(line))
                and (not found[2].isdigit() or int(found[2]) <= last_page)
-               and all(word in vocabulary for word in _words(found[1]) if not word.isdigit())]
+               and (vocabulary is None  # None: may it be one, whatever the words held
+                    or all(word in vocabulary for word in _words(found[1]) if not word.isdigit()))]
     return len(entries) * 2 >= len(lines)
+
+
+def _asks_words(text: str, last_page: int, runs: set[int]) -> bool:
+    """Whether judging a PDF's page may read the other documents' words: it may be a listing
+    (:func:`_listing`) or has no run (:meth:`_Held.own`). None asks: the words are not
+    gathered (sqlite3-doc's one-page PDF: a sixth of the copy check was their set)."""
+    return not runs or _listing(text, last_page, None)
 
 
 def _is_pdf(rel: str) -> bool:
@@ -237,10 +245,10 @@ def _shingles(words: Sequence[str]) -> Iterator[tuple[str, ...]]:
 class _Held:
     """What the folder's other documents hold of its PDFs' pages (``shingles``, the runs of
     their words): the sampled runs (and the file of each), every run of the short
-    pages' ``wanted`` they hold, and their words."""
+    pages' ``wanted`` they hold, and their ``words`` (else no vocabulary: :func:`_asks_words`)."""
 
     def __init__(self, pages: dict[str, list[RawDoc]], wanted: set[int],
-                 shingles: set[tuple[str, ...]]) -> None:
+                 shingles: set[tuple[str, ...]], words: bool = True) -> None:
         self.runs: dict[int, str] = {}
         self.wanted: set[int] = set()
         self.vocabulary: set[str] = set()
@@ -248,10 +256,11 @@ class _Held:
             if _is_pdf(rel):
                 continue
             for doc in parts:
-                words = _words(doc.text)
-                self.vocabulary.update(words, _words(doc.title))
+                said = _words(doc.text)
+                if words:
+                    self.vocabulary.update(said, _words(doc.title))
                 cells = _cells(doc.text)
-                crcs = _runs_among(words, shingles)
+                crcs = _runs_among(said, shingles)
                 if cells != doc.text:  # a table row's cells as a PDF prints them, too
                     crcs = {*crcs, *_runs_among(_words(cells), shingles)}
                 for crc in crcs:
@@ -331,7 +340,9 @@ def without_format_copies(docs: Sequence[RawDoc], rels: set[str],
     held = _Held(pages, {crc for rel in pdfs for doc in pages[rel]  # a short page's every run
                          if len(_sample(crcs := runs[doc.doc_id])) < MIN_PAGE_SAMPLE
                          for crc in crcs},
-                 {run for said in words.values() for run in _shingles(said)})
+                 {run for said in words.values() for run in _shingles(said)},
+                 words=any(_asks_words(texts[doc.doc_id], _last_page(pages[rel]),
+                                       runs[doc.doc_id]) for rel in pdfs for doc in pages[rel]))
     gone: set[str] = set()
     for rel in pdfs:
         gone |= _pdf_copy(rel, pages[rel], texts, runs, held, notes)
