@@ -58,6 +58,8 @@ def catalogue_kind(source: str, text: str, html: bool) -> str:
         >>> catalogue_kind(page.replace("https://pypi.org", ""), text, True)  # its own pages
         ''
     """
+    if source.count("//") < MIN_ITEMS:  # an item's link holds one: a page of few is none,
+        return ""  # unsearched (731 of sqlite3-doc's 766 pages)
     found = len((_HTML_ITEM if html else _TEXT_ITEM).findall(source))
     if found < MIN_ITEMS:
         return ""
