@@ -59,6 +59,7 @@ from workers.sources.pdf_samples import Sampled, judged_samples
 from workers.sources.sitepages import without_site_pages
 from workers.sources.skip_reasons import INDEXABLE, nothing_indexable
 from workers.sources.text import plural, raw, safe_name, size_label, unsafe_name
+from workers.sources.vanished import gone_since_listed
 from workers.sources.walk import (
     links_outside,
     once_each,
@@ -119,8 +120,9 @@ def _indexable(
             try:
                 st = path.stat()
             except OSError as exc:
-                skipped["unreadable"] += 1
-                _note(notes, folder, path, unreadable_why(exc))
+                if not gone_since_listed(exc, path):  # deleted since listed: no file of it
+                    skipped["unreadable"] += 1
+                    _note(notes, folder, path, unreadable_why(exc))
                 continue
             limit = documents.size_limit(inner_name(filename), max_file_bytes)
             if not stat.S_ISREG(st.st_mode):

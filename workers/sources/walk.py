@@ -47,6 +47,7 @@ from workers.sources.left_out import drop_noted
 from workers.sources.note_groups import named_list
 from workers.sources.sitepages import sphinx_source
 from workers.sources.text import plural, raw, safe_name
+from workers.sources.vanished import gone_since_listed
 
 __all__ = ["REPORT_HEAD", "RUN_LOG_LINE", "is_own_report", "is_run_log", "links_outside",
            "once_each", "own_output", "passed_over", "rendered_from", "rendered_once",
@@ -167,6 +168,8 @@ def walk_folders(folder: Path, skipped: Counter[str], notes: list[str],
     seen: set[str] = set()
 
     def unreadable(error: OSError) -> None:
+        if gone_since_listed(error, error.filename or folder):  # deleted since listed
+            return
         skipped["unreadable"] += 1
         where = Path(error.filename or folder)
         rel = where.relative_to(folder).as_posix() if where.is_relative_to(folder) else str(where)
