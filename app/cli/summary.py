@@ -89,20 +89,36 @@ def print_pause(pause: dict[str, Any], stream: TextIO | None = None, where: str 
                             "replace the sub-questions and run them")]
     else:
         envelopes = review["envelopes"]
-        # "nothing persisted yet" was untrue of a rerun: its tasks' rows are an earlier run's
-        out.append(f"results ({len(envelopes)}) of this run, not persisted until approved:")
+        out.append(_results_heading(envelopes))
         for e in envelopes:
             out.append(f"  {e['envelope_id']}  {e['status']:<5} "
                        f"round {e.get('run_round', e['round'])}  "
                        f"{shown(e['task_key'], 60)}")
             out.append(f"      {shown(e['summary'], 110)}")
+        dropped = ("not reported, and not persisted or their rows removed"
+                   if any(e.get("persisted") for e in envelopes) else "not persisted, not reported")
         out += ["continue:", review_with(" --approve"),
-                review_with(" --drop ENVELOPE_ID ...", "those not persisted, not reported; "
+                review_with(" --drop ENVELOPE_ID ...", f"those {dropped}; "
                             "the rest are approved: persisted and reported, unless with --redo"),
                 review_with(" --redo ENVELOPE_ID ...", "sent again, then another review")]
     out += [f"note: {note}" for note in pause.get("notes") or []]
     # each line escaped: a note, a path in the commands (the data dir) may hold an ESC
     print("\n".join(visible(line) for line in out), file=stream, flush=True)
+
+
+def _results_heading(envelopes: list[dict[str, Any]]) -> str:
+    """The line over a results review's list: what is persisted already and what waits for the
+    approval. "nothing persisted yet" was untrue of a rerun (its tasks' rows are an earlier
+    run's), and "not persisted until approved" of a finished thread a state edit made await
+    the review again (Studio's ``update_state``: every row was in the database; hostile trial H)."""
+    done = sum(1 for e in envelopes if e.get("persisted"))
+    head = f"results ({len(envelopes)}) of this run"
+    if not done:
+        return f"{head}, not persisted until approved:"
+    if done == len(envelopes):
+        return f"{head}, persisted already (their rows are in the results database):"
+    return (f"{head}: {done} persisted already (their rows are in the results database), "
+            f"{len(envelopes) - done} not persisted until approved:")
 
 
 def show_pause(thread_id: str, pause: dict[str, Any], settings: Any, *, as_json: bool) -> None:

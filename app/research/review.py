@@ -167,9 +167,13 @@ def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
         >>> envelope_summary({"status": "ok", "structured": {"items": [{"text": "A b."}]},
         ...                   "kept": {"round": 1, "error": "Timeout"}})
         'kept from round 1 (the latest attempt failed: Timeout): A b.'
+        >>> envelope_summary({"status": "ok", "structured": None, "persisted": True})
+        'persisted: its findings are in the results database'
     """
     if envelope.get("status") == "error":
         return clip(f"error: {envelope.get('error') or 'unknown'}", limit)
+    if envelope.get("persisted") and envelope.get("structured") is None:
+        return "persisted: its findings are in the results database"  # persist dropped them
     mark = envelope.get(KEPT)
     kept = (f"kept from round {mark.get('round') or 1} (the latest attempt failed: "
             f"{clip(mark.get('error') or 'unknown', 60)}): " if isinstance(mark, Mapping) else "")
@@ -203,15 +207,18 @@ def plan_payload(sub_questions: Any) -> dict[str, Any]:
 def results_payload(envelopes: Iterable[Mapping[str, Any]], first_round: int = 1
                     ) -> dict[str, Any]:
     """The ``interrupt()`` value of the results stage: ``{"stage": "results", "envelopes":
-    [{"envelope_id", "worker", "task_key", "status", "round", "run_round", "summary"}, ...]}``:
-    ``round`` is the thread's (rounds go on across its runs), ``run_round`` the run's own, as
-    ``--rounds`` and the progress lines count (:func:`~app.research.rounds.round_in_run` of
-    the run's ``first_round``; else a rerun's review showed "round 2" of its first)."""
+    [{"envelope_id", "worker", "task_key", "status", "round", "run_round", "summary",
+    "persisted"}, ...]}``: ``round`` is the thread's (rounds go on across its runs),
+    ``run_round`` the run's own, as ``--rounds`` and the progress lines count
+    (:func:`~app.research.rounds.round_in_run` of the run's ``first_round``; else a rerun's
+    review showed "round 2" of its first); ``persisted``: the envelope's row is in the results
+    database already (a finished thread a state edit made await this review again, as Studio's
+    ``update_state`` can: its results were listed "not persisted until approved")."""
     return {"stage": RESULTS, "envelopes": [
         {"envelope_id": e["envelope_id"], "worker": e["worker"], "task_key": e["task_key"],
          "status": e.get("status", "ok"), "round": e.get("round", 1),
          "run_round": round_in_run(e.get("round", 1), [first_round]),
-         "summary": envelope_summary(e)}
+         "summary": envelope_summary(e), "persisted": bool(e.get("persisted"))}
         for e in envelopes]}
 
 
@@ -257,8 +264,11 @@ def ask_results(state: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]]
             decision = interrupt({**payload, "error": str(exc)})
     by_id = {e["envelope_id"]: e for e in envelopes}
     update: dict[str, Any] = {}
-    notes = [f"dropped at review, not persisted: {by_id[eid]['worker']} on "
-             f"{by_id[eid]['task_key']!r}" for eid in drop]
+    # a result persisted before a state edit made the thread await this review has a row
+    gone = {True: "not reported, its row removed from the results database",
+            False: "not persisted"}
+    notes = [f"dropped at review, {gone[bool(by_id[eid].get('persisted'))]}: "
+             f"{by_id[eid]['worker']} on {by_id[eid]['task_key']!r}" for eid in drop]
     if drop:
         update["dropped"] = drop
     if redo:

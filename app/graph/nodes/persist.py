@@ -64,7 +64,10 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     if pending:
         runtime.stream_writer({"persisted": {"count": len(pending)}})
     # a rerun's drop removes the row an earlier run wrote: say so, not only "not persisted"
-    removed = [eid for eid in state.get("dropped") or [] if eid in written]
+    # (one this run persisted before a state edit made it await the review again: that
+    # review's note says so, app.research.review.ask_results)
+    own = {e["envelope_id"] for e in state.get("envelopes") or [] if e.get("persisted")}
+    removed = [eid for eid in state.get("dropped") or [] if eid in written and eid not in own]
     notes = ([f"dropped at review: {len(removed)} row(s) an earlier run of the thread had "
               "written were removed from the results database"] if removed else [])
     if not pending and not stale:
