@@ -29,6 +29,7 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from app.graph.internals import DURABILITY_KEY
+from app.graph.model_errors import model_error
 from app.graph.run_objects import RunObjects, RunTable
 from app.graph.sources import combine_sources, open_web, start_mcp, web_cache_key
 from app.llm.models import ModelChoice, make_model
@@ -135,8 +136,7 @@ class Resources:
             try:
                 built[spec] = make_model(spec, settings)  # one client per distinct spec
             except ConfigError as exc:
-                raise _role_model_error(exc, spec, key[:3], ctx.model or settings.model
-                                        or default_model(settings)) from None
+                raise model_error(exc, spec, ctx, settings, served=self.served) from None
         planner, worker, report = built[planner_spec], built[worker_spec], built[report_spec]
         label = worker.label
         others = [f"{role}: {choice.label}" for role, choice in
@@ -368,20 +368,3 @@ def _server_run_id() -> str | None:
     except RuntimeError:  # not inside a runnable's context
         return None
     return str(run_id) if run_id else None
-
-
-def _role_model_error(exc: ConfigError, spec: str, specs: tuple, model: str) -> ConfigError:
-    """``exc`` (a model that cannot be used), saying which role's variable chose it when that
-    is not the run's ``--model``: ``RESEARCH_WORKER_MODEL=openai:gpt-4.1-mini`` without a key
-    said "use --model offline to run without one", and ``--model offline`` said the same line
-    again (the role's own variable wins over ``--model``; hostile trial H, F2's sibling)."""
-    if spec == model:
-        return exc
-    roles = [role for role, given in zip(("planner", "worker", "report"), specs, strict=True)
-             if given == spec]
-    names = [f"RESEARCH_{role.upper()}_MODEL" for role in roles]
-    said = str(exc).removesuffix("; use --model offline to run without one")  # not here
-    return ConfigError(f"{said}; it is the {' and '.join(roles)} model here "
-                       f"({' and '.join(names)}: set in the environment, or kept from the "
-                       "thread's first run), which --model does not change: set "
-                       f"{' and '.join(f'{n}=offline' for n in names)}, or another model")
