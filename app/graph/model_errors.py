@@ -48,8 +48,8 @@ def model_error(exc: ConfigError, spec: str, ctx: RunContext, settings: Settings
         return exc
     names = [f"RESEARCH_{role.upper()}_MODEL" for role in own]
     return ConfigError(f"{said}; it is the {' and '.join(own)} model here "
-                       f"({' and '.join(names)}: set in the environment, or kept from the "
-                       "thread's first run), which --model does not change: set "
+                       f"({' and '.join(names)}: set in the environment or the .env file, or "
+                       "kept from the thread's first run), which --model does not change: set "
                        f"{' and '.join(f'{n}=offline' for n in names)}, or another model")
 
 

@@ -98,5 +98,19 @@ def test_an_unusable_role_model_names_the_variable_that_chose_it(tmp_path: Path,
     assert proc.stderr.strip() == (
         "error: model 'openai:gpt-4.1-mini' needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local "
         "OpenAI-compatible server); it is the worker model here (RESEARCH_WORKER_MODEL: set in "
-        "the environment, or kept from the thread's first run), which --model does not change: "
-        "set RESEARCH_WORKER_MODEL=offline, or another model")
+        "the environment or the .env file, or kept from the thread's first run), which --model "
+        "does not change: set RESEARCH_WORKER_MODEL=offline, or another model")
+
+
+def test_a_role_model_set_in_the_env_file_is_not_said_set_in_the_environment(
+        tmp_path: Path, small_corpus: Path) -> None:
+    # the line said "set in the environment" of a variable only the .env file set (every other
+    # setting's line tells the two apart: "(set in .env)")
+    (tmp_path / ".env").write_text("RESEARCH_WORKER_MODEL=openai:gpt-4.1-mini\n",
+                                   encoding="utf-8")
+    proc = run_cli("research", SMALL_TOPIC, "--as-of", AS_OF, "--model", "offline",
+                   "--data-dir", tmp_path / "data", "--corpus", small_corpus, cwd=tmp_path,
+                   env={"RESEARCH_WORKER_MODEL": None})
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+    assert "(RESEARCH_WORKER_MODEL: set in the environment or the .env file, or kept from " \
+        "the thread's first run)" in proc.stderr, proc.stderr
