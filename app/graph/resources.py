@@ -234,7 +234,7 @@ class Resources:
             return None
         with self._lock:
             if self._mcp is None:
-                self._mcp = start_mcp(self.settings)
+                self._mcp = start_mcp(self.settings, served=self.served)
             return self._mcp
 
     def check_mcp(self) -> None:

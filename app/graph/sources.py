@@ -81,11 +81,11 @@ def _bounded(search: Any, seconds: float, label: str) -> Any:
     return bounded
 
 
-def start_mcp(settings: Settings) -> tuple[Any, Any, tuple[Any, ...]]:
+def start_mcp(settings: Settings, *, served: bool = False) -> tuple[Any, Any, tuple[Any, ...]]:
     """Start the MCP servers of ``settings.mcp_config``: ``(hub, results, tools)``
     (:class:`workers.mcp_tools.McpHub`, its :class:`~workers.mcp_record.McpResults` record (the
     data dir's ``mcp.sqlite``, or PostgreSQL with ``database_url``), the sync tools offered to
-    the agent workers).
+    the agent workers); ``served``: a LangGraph Server run (its lines name the variable).
 
     Raises:
         app.settings.config.ConfigError: the config is unusable, a server did not start, or
@@ -96,7 +96,8 @@ def start_mcp(settings: Settings) -> tuple[Any, Any, tuple[Any, ...]]:
     from app.storage.mcp_results import mcp_results_of
     from workers.mcp_tools import McpError, McpHub, make_mcp_tools
 
-    hub = McpHub(load_mcp_config(settings.mcp_config), timeout=settings.mcp_timeout)
+    set_by = "RESEARCH_MCP_CONFIG" if served else "--mcp-config"  # a server has no flags
+    hub = McpHub(load_mcp_config(settings.mcp_config, set_by), timeout=settings.mcp_timeout)
     try:
         hub.start()
         results = mcp_results_of(settings)  # the data dir, or PostgreSQL

@@ -37,11 +37,14 @@ MAX_CONFIG_BYTES = 1 << 20
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,48}")
 
 
-def load_mcp_config(path: str) -> dict[str, dict[str, Any]]:
+def load_mcp_config(path: str, set_by: str = "--mcp-config") -> dict[str, dict[str, Any]]:
     """The servers of an MCP config file as ``MultiServerMCPClient`` connections.
 
     Args:
         path: the JSON file (``~`` expanded).
+        set_by: what set it, as each refusal names it: ``--mcp-config`` (the CLI, whose flag
+            or ``RESEARCH_MCP_CONFIG`` sets it), or ``RESEARCH_MCP_CONFIG`` on LangGraph
+            Server, which has no flags (a served run's line named ``--mcp-config``).
 
     Returns:
         ``{name: {"transport": "stdio", "command", "args", "env"?} | {"transport", "url",
@@ -52,7 +55,7 @@ def load_mcp_config(path: str) -> dict[str, dict[str, Any]]:
             is no regular file or past :data:`MAX_CONFIG_BYTES`, is not JSON of that shape, or
             an entry has neither ``command`` nor ``url``.
     """
-    where = f"--mcp-config {path}"
+    where = f"{set_by} {path}"
     try:
         raw = json.loads(_read_file(Path(path).expanduser(), where))
     except OSError as exc:

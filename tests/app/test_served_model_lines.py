@@ -49,3 +49,16 @@ def test_a_served_model_line_names_who_chose_it(tmp_path: Path, small_corpus: Pa
     line = _refusal(tmp_path, small_corpus, context, **operator)
     assert line == NEEDS_KEY + says, line
     assert "--model" not in line
+
+
+def test_a_served_mcp_config_line_names_the_variable_not_the_flag(tmp_path: Path) -> None:
+    """A LangGraph Server has no flags: its operator sets ``RESEARCH_MCP_CONFIG``, and an
+    unreadable file was said as ``--mcp-config FILE: cannot read it``."""
+    missing = tmp_path / "mcp.json"
+    settings = Settings(data_dir=str(tmp_path / "data"), model="offline", mcp_config=str(missing))
+    with pytest.raises(ConfigError) as caught:
+        Resources(settings, served=True).mcp()
+    assert str(caught.value).startswith(f"RESEARCH_MCP_CONFIG {missing}: cannot read it"), \
+        str(caught.value)
+    with pytest.raises(ConfigError, match=f"^--mcp-config {missing}: cannot read it"):
+        Resources(settings).mcp()  # the CLI's, whose flag sets it (or the variable)
