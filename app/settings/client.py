@@ -101,8 +101,11 @@ def resolve(context: Mapping[str, Any] | RunContext | None, settings: Settings) 
     allowed = settings.models_allowed()
     for key in MODEL_FIELDS:
         if choices.get(key) is not None and choices[key] not in allowed:
+            # unset, RESEARCH_ALLOWED_MODELS was named as if it listed them
+            by = ("; RESEARCH_ALLOWED_MODELS" if settings.allowed_models else ": offline and "
+                  "this server's own models, as RESEARCH_ALLOWED_MODELS is unset")
             raise ConfigError(f"{key}: {shown(choices[key])} is not a model this server allows "
-                              f"({', '.join(allowed)}; RESEARCH_ALLOWED_MODELS)")
+                              f"({', '.join(allowed)}{by})")
     if choices.get("corpus_name") is not None:
         settings.corpus_folder(choices["corpus_name"])  # ConfigError naming corpus_name
     searxng = settings.search_provider == "searxng"

@@ -62,3 +62,24 @@ def test_a_served_mcp_config_line_names_the_variable_not_the_flag(tmp_path: Path
         str(caught.value)
     with pytest.raises(ConfigError, match=f"^--mcp-config {missing}: cannot read it"):
         Resources(settings).mcp()  # the CLI's, whose flag sets it (or the variable)
+
+
+@pytest.mark.parametrize(("allowed", "says"), [
+    ((), "worker_model: 'openai:gpt-4.1-mini' is not a model this server allows (offline, "
+         "ollama:llama3: offline and this server's own models, as RESEARCH_ALLOWED_MODELS is "
+         "unset)"),
+    (("offline", "ollama:llama3"), "worker_model: 'openai:gpt-4.1-mini' is not a model this "
+                                   "server allows (offline, ollama:llama3; "
+                                   "RESEARCH_ALLOWED_MODELS)"),
+], ids=["unset", "set"])
+def test_the_allowed_models_line_says_where_the_list_comes_from(
+        tmp_path: Path, allowed: tuple[str, ...], says: str) -> None:
+    """Unset, the list is offline and the operator's own models, not RESEARCH_ALLOWED_MODELS's,
+    which the line named as if it had listed them."""
+    from app.settings.client import resolve
+
+    settings = Settings(data_dir=str(tmp_path / "data"), model="ollama:llama3",
+                        allowed_models=allowed)
+    with pytest.raises(ConfigError) as caught:
+        resolve({"worker_model": REAL}, settings)
+    assert str(caught.value) == says
