@@ -169,14 +169,17 @@ def envelope_summary(envelope: Mapping[str, Any], limit: int = 100) -> str:
         'kept from round 1 (the latest attempt failed: Timeout): A b.'
         >>> envelope_summary({"status": "ok", "structured": None, "persisted": True})
         'persisted: its findings are in the results database'
+        >>> envelope_summary({"status": "ok", "structured": None, "persisted": True,
+        ...                   "kept": {"round": 1, "error": "Timeout"}}).split("): ")[1]
+        'persisted: its findings are in the results database'
     """
     if envelope.get("status") == "error":
         return clip(f"error: {envelope.get('error') or 'unknown'}", limit)
-    if envelope.get("persisted") and envelope.get("structured") is None:
-        return "persisted: its findings are in the results database"  # persist dropped them
     mark = envelope.get(KEPT)
     kept = (f"kept from round {mark.get('round') or 1} (the latest attempt failed: "
             f"{clip(mark.get('error') or 'unknown', 60)}): " if isinstance(mark, Mapping) else "")
+    if envelope.get("persisted") and envelope.get("structured") is None:
+        return kept + "persisted: its findings are in the results database"  # in its row
     items = (envelope.get("structured") or {}).get("items") or []
     if not items:
         return kept + "no findings"
