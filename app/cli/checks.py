@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.exit_codes import BadInput
+from app.cli.path_labels import label as path_label
 from app.research.topics import topic_problem
 from app.settings.config import Settings
 
@@ -136,7 +137,7 @@ def check_data_dir(settings: Settings) -> Path:
     Raises:
         BadInput: that part is a file, or the path is a link loop.
     """
-    resolved_path("--data-dir", settings.data_dir)
+    resolved_path(path_label("data_dir"), settings.data_dir)
     data_dir = Path(settings.data_dir)
     existing = nearest_existing(data_dir)
     if existing is not None and not existing.is_dir():
@@ -202,7 +203,7 @@ def check_not_dangling(label: str, given: Any) -> None:
     if not link.is_symlink() or link.exists():
         return
     target = link.parent / os.readlink(link)
-    makes_folder = label == "--data-dir" or str(given).endswith(("/", "\\"))
+    makes_folder = label in ("--data-dir", "RESEARCH_DATA_DIR") or str(given).endswith(("/", "\\"))
     if makes_folder or not target.parent.is_dir():
         raise BadInput(f"{label} {given} is a link to {target}, which does not exist: create "
                        "it, or give another path")
@@ -216,9 +217,10 @@ def validate_paths(settings: Settings) -> None:
         BadInput: one line naming the path.
     """
     folder = settings.corpus_folder(settings.corpus_name)  # ConfigError: an unknown name
-    check_resolved_utf8({"--data-dir": settings.data_dir, "--corpus": folder,
-                         "--out": settings.report_out, "--run-log": settings.run_log,
-                         "--mcp-config": settings.mcp_config})
+    check_resolved_utf8({path_label("data_dir"): settings.data_dir,
+                         path_label("corpus"): folder, "--out": settings.report_out,
+                         "--run-log": settings.run_log,
+                         path_label("mcp_config"): settings.mcp_config})
     data_dir = check_writable_data_dir(settings)
     check_run_log(settings.run_log)
     if folder is not None:

@@ -23,6 +23,7 @@ from app.cli.continuing import continuing, continuing_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.outcome import json_line, print_exit_object
 from app.cli.parser import flag_overrides
+from app.cli.path_labels import set_by_variables
 from app.cli.review import decides, review_decision
 from app.cli.signals import silence_stdout
 from app.research.text import visible
@@ -101,6 +102,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
     settings = load_settings(flags=flags, needed=STORAGE_SETTINGS if reads else None
                              ).with_overrides(**flags)
     SETTINGS_IN_USE[:] = [settings]  # what app.settings.credentials.redact masks in an error line
+    set_by_variables(settings, flags)  # a refused path names its variable, not an ungiven flag
     DATA_DIR[:] = [Path(settings.data_dir)]
     return settings
 
