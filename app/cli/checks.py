@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.exit_codes import BadInput
-from app.cli.path_labels import label as path_label
 from app.research.topics import topic_problem
 from app.settings.config import Settings
+from app.settings.path_labels import label as path_label
 
 
 def validate_topic(raw: str) -> str:

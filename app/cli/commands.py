@@ -23,7 +23,6 @@ from app.cli.continuing import continuing, continuing_topic
 from app.cli.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_TRY_LATER, BadInput
 from app.cli.outcome import json_line, print_exit_object
 from app.cli.parser import flag_overrides
-from app.cli.path_labels import set_by_variables
 from app.cli.review import decides, review_decision
 from app.cli.signals import silence_stdout
 from app.research.text import visible
@@ -34,6 +33,7 @@ from app.settings.config import Settings
 from app.settings.credentials import web_key
 from app.settings.env import load_settings
 from app.settings.hints import again, continue_args, place_args, thread_command
+from app.settings.path_labels import set_by_variables
 from app.storage.base import ThreadBusy
 
 SETTINGS_IN_USE: list[Settings] = []

@@ -93,10 +93,11 @@ def start_mcp(settings: Settings, *, served: bool = False) -> tuple[Any, Any, tu
             closed).
     """
     from app.settings.mcp import load_mcp_config
+    from app.settings.path_labels import label as path_label
     from app.storage.mcp_results import mcp_results_of
     from workers.mcp_tools import McpError, McpHub, make_mcp_tools
 
-    set_by = "RESEARCH_MCP_CONFIG" if served else "--mcp-config"  # a server has no flags
+    set_by = "RESEARCH_MCP_CONFIG" if served else path_label("mcp_config")  # server: no flags
     hub = McpHub(load_mcp_config(settings.mcp_config, set_by), timeout=settings.mcp_timeout)
     try:
         hub.start()

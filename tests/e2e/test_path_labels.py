@@ -39,3 +39,16 @@ def test_a_data_dir_the_env_file_set_is_refused_by_its_variable(tmp_path: Path) 
     (tmp_path / ".env").write_text(f"RESEARCH_DATA_DIR={loop}/x\n", encoding="utf-8")
     line = _error(run_cli("threads", cwd=tmp_path, env={"RESEARCH_DATA_DIR": None}))
     assert line.startswith(f"error: RESEARCH_DATA_DIR {loop}/x: a symbolic link"), line
+
+
+def test_an_mcp_config_the_variable_set_is_refused_by_its_name(tmp_path: Path,
+                                                                small_corpus: Path) -> None:
+    # read when the run starts its MCP servers (app.graph.sources.start_mcp), past the checks
+    missing = tmp_path / "mcp.json"
+    research = ("research", SMALL_TOPIC, "--as-of", AS_OF, "--corpus", small_corpus,
+                "--data-dir", tmp_path / "data")
+    line = _error(run_cli(*research, env={"RESEARCH_MCP_CONFIG": str(missing)}))
+    assert line == f"error: RESEARCH_MCP_CONFIG {missing}: cannot read it (No such file or " \
+                   "directory)", line
+    line = _error(run_cli(*research, "--mcp-config", missing))
+    assert line.startswith(f"error: --mcp-config {missing}: cannot read it"), line
