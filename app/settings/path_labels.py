@@ -4,7 +4,9 @@ flag whatever set the path: ``RESEARCH_DATA_DIR=/x/dangling`` was refused as ``-
 /x/dangling is a link to ...`` to a user who gave no ``--data-dir`` (found with the role-model
 line's siblings, hostile trial H's closing note). :func:`app.cli.commands.settings_of` says
 which settings its command's variables set (:func:`set_by_variables`); a caller that loaded no
-settings that way gets the flags' names, as before."""
+settings that way gets the flags' names, as before. Read by the CLI's path checks
+(:mod:`app.cli.checks`) and where a run starts its MCP servers
+(:func:`app.graph.sources.start_mcp`)."""
 
 from __future__ import annotations
 
