@@ -25,8 +25,10 @@ With or without tokens, ``@auth.on.threads.create_run`` refuses, before the run 
 run's request alone shows it cannot do (:mod:`app.server.prerun`): a bad topic or ``as_of``, a
 ``durability`` other than the operator's, a key of LangGraph's runtime (400), a new input without
 review on a thread paused at a review, a run on another ``corpus_name`` than the thread's plan
-(409); ``@auth.on.assistants.create`` and ``update`` refuse an assistant naming LangGraph's
-runtime, ``@auth.on.crons.create`` and ``update`` a cron whose runs would be refused (400).
+(409); ``@auth.on.threads.delete`` refuses deleting a thread (or a run) while a run of it is
+in flight (409: :mod:`app.server.deletes`); ``@auth.on.assistants.create`` and ``update``
+refuse an assistant naming LangGraph's runtime, ``@auth.on.crons.create`` and ``update`` a cron
+whose runs would be refused (400).
 
 Source: LangGraph's "Add custom authentication", "Make conversations private" and "Isolate
 store data per user" guides (``@auth.authenticate``, a global ``@auth.on`` handler returning
@@ -41,6 +43,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
+from app.server.deletes import deletion_problem
 from app.server.prerun import input_problem, refusal
 from app.settings.checks import split_api_token
 from app.settings.client import request_problem, resolve
@@ -185,4 +188,19 @@ async def check_run(ctx: Auth.types.AuthContext,
     if refused := await refusal(value, SETTINGS, caller, _loopback()):
         status, line = refused
         raise Auth.exceptions.HTTPException(status_code=status, detail=line)
+    return await owner_only(ctx, value)
+
+
+@auth.on.threads.delete
+async def check_delete(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str] | None:
+    """A thread's (or a run's, or a prune's) deletion, before the server deletes anything:
+    refused while a run of the thread is in flight (:func:`app.server.deletes.deletion_problem`:
+    the run would go on writing rows and a report for the deleted thread, and a thread made
+    again with its id took them for its own); else the caller's filter, as :func:`owner_only`.
+
+    Raises:
+        Auth.exceptions.HTTPException: 409, with the one line.
+    """
+    if why := await deletion_problem(value, _loopback()):
+        raise Auth.exceptions.HTTPException(status_code=409, detail=why)
     return await owner_only(ctx, value)
