@@ -118,7 +118,7 @@ async def own_store(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> None:
 
 @functools.cache
 def _loopback() -> Any:
-    """LangGraph's loopback client of this server (in process, past auth)."""
+    """LangGraph's loopback client of this server (in process; it carries the caller's identity)."""
     from langgraph_sdk import get_client
 
     return get_client(api_key=None)

@@ -31,10 +31,10 @@ the thread stays as it was (``tests/e2e/test_server_prerun.py``). What is checke
   had already taken the review's answer, and the pause was gone.
 
 The thread (its state at the checkpoint the run starts from) is read with LangGraph's loopback
-client (``langgraph_sdk.get_client()``, in process, past auth), and only when its ``owner`` is
-the caller: another user's thread gets the server's own 404, never a word about its state. A
-run that names a checkpoint the thread lacks (or not as text), or whose input is not an object,
-is refused (400), and a fork is checked against the thread's head as well as its checkpoint.
+client (``langgraph_sdk.get_client()``, in process, with the caller's identity), and only when
+its ``owner`` is the caller: another user's thread gets the server's own 404, never a word about
+its state. A run that names a checkpoint the thread lacks (or not as text), or whose input is
+not an object, is refused (400), and a fork is checked against the thread's head as well.
 The nodes keep the same checks, for the CLI and as a backstop (a server without the hook; a
 cron's input is checked as it is made, ``@auth.on.crons.create``, and its runs pass the hook as
 they fire).
@@ -133,7 +133,7 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     kwargs = value.get("kwargs") or {}
     thread_id = value.get("thread_id")
     state: Mapping[str, Any] | None = {}
-    head: Mapping[str, Any] = {}
+    head: Mapping[str, Any] | None = {}
     if thread_id is not None:
         try:
             state, head = await _thread_state(client, str(thread_id), kwargs, caller)
@@ -141,6 +141,7 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
             return 400, str(exc)
         if state is None:  # another user's: the server answers 404
             return None
+    unseen, head = head is None, head or {}  # no thread the caller can read
     values = state.get("values")
     values = values if isinstance(values, Mapping) else {}
     if why := input_problem(kwargs, settings, values.get("topic")):
@@ -159,11 +160,7 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     if why := _goto_at_review(kwargs.get("command"), state, str(thread_id)):
         return 409, why
     if not values:  # a new thread: nothing of it to skip or mix
-        if thread_id is not None and kwargs.get("input") is None and not kwargs.get("command"):
-            # LangGraph's own "EmptyInputError: Received no input for __start__" (trial 67)
-            return 400, (f"thread {str(thread_id)!r} has no state yet (no run of it saved a "
-                         "checkpoint): start it with an input ({\"topic\": ...})")
-        return None
+        return _no_input(value, unseen)
     if why := (_answered_pause(kwargs, state, head, str(thread_id))
                 or _finished_checkpoint(kwargs, state, head, str(thread_id))):
         return 409, why
@@ -180,6 +177,21 @@ async def refusal(value: Mapping[str, Any], settings: Settings, caller: str | No
     except CorpusMismatch as exc:
         return 409, str(exc)
     return None
+
+
+def _no_input(value: Mapping[str, Any], unseen: bool) -> tuple[int, str] | None:
+    """A run with neither input nor command on a thread with no state: 400 and the line, where
+    LangGraph would fail it with "EmptyInputError: Received no input for __start__" (trial 67);
+    None, the server's own 404, for a thread the caller cannot read and the run does not create
+    (another user's got this line about a state it has: trial S, H3)."""
+    kwargs = value.get("kwargs") or {}
+    thread_id = value.get("thread_id")
+    if thread_id is None or kwargs.get("input") is not None or kwargs.get("command"):
+        return None
+    if unseen and value.get("if_not_exists") != "create":
+        return None
+    return 400, (f"thread {str(thread_id)!r} has no state yet (no run of it saved a "
+                 "checkpoint): start it with an input ({\"topic\": ...})")
 
 
 def _answered_pause(kwargs: Mapping[str, Any], state: Mapping[str, Any],
@@ -348,10 +360,11 @@ def _checkpoint_asked(kwargs: Mapping[str, Any]) -> Any:
 
 
 async def _thread_state(client: Any, thread_id: str, kwargs: Mapping[str, Any],
-                        caller: str | None) -> tuple[Mapping[str, Any] | None, Mapping[str, Any]]:
+                        caller: str | None
+                        ) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]:
     """The state the run's input is given to (its checkpoint's, for a fork) and the thread's
-    head state; ``({}, {})`` for a thread that does not exist yet, ``(None, {})`` for a thread
-    of another user.
+    head state; ``({}, None)`` for a thread the caller cannot read (none yet, or another
+    user's), ``(None, {})`` for a thread of another user.
 
     Raises:
         _NoCheckpoint: the run names a checkpoint the thread does not have, or not as text
@@ -361,8 +374,8 @@ async def _thread_state(client: Any, thread_id: str, kwargs: Mapping[str, Any],
 
     try:
         thread = await client.threads.get(thread_id)
-    except NotFoundError:
-        return {}, {}
+    except NotFoundError:  # none, or another user's (the loopback client carries the caller)
+        return {}, None
     if caller is not None and (thread.get("metadata") or {}).get("owner") != caller:
         return None, {}
     head = await client.threads.get_state(thread_id) or {}

@@ -236,3 +236,23 @@ def test_a_cron_whose_runs_would_be_refused_is_refused_as_it_is_made(server: Ser
         assert status == 400 and line.startswith(start), (kwargs, line)
     made = alice.crons.create("research", schedule="0 0 1 1 *", input=good)
     alice.crons.delete(made["cron_id"])
+
+
+def test_a_run_with_no_input_on_a_thread_the_caller_cannot_see_is_a_404(server: Server) -> None:
+    # Trial S, H3: bob's fork of alice's thread (no input, one of her checkpoints) was a 400
+    # "thread ... has no state yet (no run of it saved a checkpoint)": untrue of a thread with
+    # eight checkpoints, and unlike every other request of his on it (404)
+    thread_id = new_thread(server)
+    assert run(server, thread_id)["outcome"] == "ok"
+    checkpoint = client(server).threads.get_history(thread_id, limit=100)[-2]["checkpoint"]
+    bob = client(server, "bob")
+    for kwargs in ({}, {"checkpoint": checkpoint}):
+        status, line = refusal(bob.runs.wait, thread_id, "research", input=None, **kwargs)
+        assert status == 404 and "no state yet" not in line, (kwargs, status, line)
+    status, line = refusal(bob.runs.wait, str(uuid.uuid4()), "research", input=None)
+    assert status == 404, (status, line)  # no such thread: the server's own answer
+    empty = new_thread(server)  # the caller's own thread with no state: the line, as before
+    status, line = refusal(client(server).runs.wait, empty, "research", input=None)
+    assert status == 400 and "has no state yet" in line, (status, line)
+    assert len(server.rows(thread_id)) == len(client(server).threads.get_state(thread_id)
+                                                  ["values"]["envelopes"])
