@@ -48,6 +48,7 @@ from langgraph_sdk.runtime import ServerRuntime
 
 from app.graph.resources import Resources
 from app.runs.threads import research_graph
+from app.server.checkpoint_flush import keep_checkpoints_flushed
 from app.settings.client import check_run_config, resolve
 from app.settings.config import Settings
 from app.settings.env import load_settings
@@ -109,6 +110,7 @@ def served_graph(config: RunnableConfig, runtime: ServerRuntime) -> Any:
     execution = runtime.execution_runtime
     if execution is None:
         return graph
+    keep_checkpoints_flushed()  # langgraph dev's shared saver exists once a run is made
     settings = RESOURCES.settings
     context = execution.context
     resolve(context if isinstance(context, dict) else None, settings)

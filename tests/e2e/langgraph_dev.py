@@ -38,11 +38,13 @@ TOKENS = {"alice": "alice-token-7f3a", "bob": "bob-token-9c2e"}
 
 @dataclass
 class Server:
-    """A running ``langgraph dev``: its URL, the app's data dir, the fake provider, its log."""
+    """A running ``langgraph dev``: its URL, the app's data dir, the fake provider, its log,
+    its process id (the leader of its process group)."""
     url: str
     data_dir: Path
     fake: FakeOpenAI
     log: Path
+    pid: int = 0
 
     def rows(self, thread_id: str) -> list[dict]:
         with SqliteResults.in_dir(self.data_dir) as store:
@@ -116,7 +118,7 @@ def serve(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> Itera
                 pytest.fail(f"langgraph dev not up in {START_TIMEOUT:.0f} s:\n"
                             f"{log.read_text()[-3000:]}")
             time.sleep(0.5)
-        yield Server(url, folder / "data", fake, log)
+        yield Server(url, folder / "data", fake, log, proc.pid)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
