@@ -45,9 +45,9 @@ from langgraph_sdk import Auth
 
 from app.server.deletes import deletion_problem
 from app.server.prerun import input_problem, refusal
+from app.server.run_settings import settings_problem
 from app.settings.checks import split_api_token
-from app.settings.client import request_problem, resolve
-from app.settings.config import ConfigError
+from app.settings.client import request_problem
 from app.settings.env import load_settings
 
 __all__ = ["auth", "tokens_of"]
@@ -131,12 +131,15 @@ async def check_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]
     """An assistant's config and context, before the server stores them: one that names
     LangGraph's runtime (:func:`app.settings.client.request_problem`) would do so in every run
     made with it (an assistant with ``__pregel_checkpointer: null`` ran each of its runs with
-    no checkpointer); else the caller's filter, as :func:`owner_only` gives.
+    no checkpointer), and one the graph factory would refuse every run of
+    (:func:`app.server.run_settings.settings_problem`: ``{"rounds": 99}`` was stored, 200, and
+    each run failed); else the caller's filter, as :func:`owner_only` gives.
 
     Raises:
         Auth.exceptions.HTTPException: 400, with the one line.
     """
-    if why := request_problem(value.get("config"), value.get("context")):
+    if why := (request_problem(value.get("config"), value.get("context"))
+               or settings_problem(value.get("config"), value.get("context"), SETTINGS)):
         raise Auth.exceptions.HTTPException(status_code=400, detail=why)
     return await owner_only(ctx, value)
 
@@ -147,7 +150,7 @@ async def check_cron(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict
     """A cron's run request, before the server stores it: refused with the line the pre-run
     hook would give each of its runs (:func:`app.server.prerun.input_problem`: a bad topic or
     ``as_of``, a durability not the operator's, a key of LangGraph's runtime) or the graph
-    factory its context (:func:`_context_problem`), else the
+    factory its config and context (:func:`app.server.run_settings.settings_problem`), else the
     caller's filter. Accepted, such a cron was refused every time it fired, in the server's
     log only, the client told it was made.
 
@@ -156,21 +159,11 @@ async def check_cron(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict
     """
     payload = value.get("payload")
     if isinstance(payload, dict) and (why := input_problem(payload, SETTINGS)
-                                      or _context_problem(payload.get("context"))):
+                                      or settings_problem(payload.get("config"),
+                                                          payload.get("context"), SETTINGS,
+                                                          configurable=False)):
         raise Auth.exceptions.HTTPException(status_code=400, detail=why)
     return await owner_only(ctx, value)
-
-
-def _context_problem(context: Any) -> str | None:
-    """The one line the graph factory would refuse a run's ``context`` with
-    (:func:`app.settings.client.resolve`: an operator's setting, a value past the operator's
-    bound), or None. A run's own request meets it in the factory; a cron's would meet it each
-    time it fires (trial 64, N1: ``{"rounds": 99, "data_dir": ...}`` was stored, 200)."""
-    try:
-        resolve(context or None, SETTINGS)
-    except ConfigError as exc:
-        return str(exc)
-    return None
 
 
 @auth.on.threads.create_run

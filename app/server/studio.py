@@ -49,6 +49,7 @@ from langgraph_sdk.runtime import ServerRuntime
 from app.graph.resources import Resources
 from app.runs.threads import research_graph
 from app.server.checkpoint_flush import keep_checkpoints_flushed
+from app.server.run_settings import default_recursion_limit
 from app.settings.client import check_run_config, resolve
 from app.settings.config import Settings
 from app.settings.env import load_settings
@@ -82,14 +83,6 @@ graph, RESOURCES = _build(None)
 once)."""
 
 
-def _server_default_recursion_limit() -> int | None:
-    try:
-        from langgraph_api.utils.config import DEFAULT_RECURSION_LIMIT
-    except (ImportError, KeyError):  # not under LangGraph Server (its config needs its env)
-        return None
-    return DEFAULT_RECURSION_LIMIT
-
-
 def served_graph(config: RunnableConfig, runtime: ServerRuntime) -> Any:
     """The graph factory ``langgraph.json`` names: check a run's context and config, then
     return :data:`graph`.
@@ -114,7 +107,7 @@ def served_graph(config: RunnableConfig, runtime: ServerRuntime) -> Any:
     settings = RESOURCES.settings
     context = execution.context
     resolve(context if isinstance(context, dict) else None, settings)
-    check_run_config(config, settings, _server_default_recursion_limit())
+    check_run_config(config, settings, default_recursion_limit())
     run_id = (config.get("configurable") or {}).get("run_id")
     return _stopped_when_done(str(run_id)) if run_id else graph
 

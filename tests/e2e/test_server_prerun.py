@@ -227,7 +227,10 @@ def test_a_cron_whose_runs_would_be_refused_is_refused_as_it_is_made(server: Ser
              ({"input": {"topic": "x"}}, "the topic 'x' has no word to search for"),
              # trial 64, N1: a context the graph factory refuses each time the cron fires
              ({"input": good, "context": {"rounds": 99}}, "rounds: 99 is past this server's"),
-             ({"input": good, "context": {"data_dir": "/tmp/x"}}, "data_dir: the operator's")]
+             ({"input": good, "context": {"data_dir": "/tmp/x"}}, "data_dir: the operator's"),
+             # trial S, H4: a config the graph factory refuses each time, as for assistants
+             ({"input": good, "config": {"max_concurrency": 100000}},
+              "config.max_concurrency: 100000 is past this server's bound")]
     for kwargs, start in cases:
         status, line = refusal(alice.crons.create_for_thread, thread_id, "research",
                                schedule="0 0 1 1 *", **kwargs)
@@ -256,3 +259,28 @@ def test_a_run_with_no_input_on_a_thread_the_caller_cannot_see_is_a_404(server: 
     assert status == 400 and "has no state yet" in line, (status, line)
     assert len(server.rows(thread_id)) == len(client(server).threads.get_state(thread_id)
                                                   ["values"]["envelopes"])
+
+
+def test_an_assistant_whose_runs_would_be_refused_is_refused_as_it_is_made(
+        server: Server) -> None:
+    # Trial S, H4: an assistant with context {"rounds": 99} (Studio's "configure assistant",
+    # assistants.create) was stored, 200, and every run made with it failed with the line
+    alice = client(server)
+    cases = [({"context": {"rounds": 99}}, "rounds: 99 is past this server's bound of 5"),
+             ({"context": {"data_dir": "/tmp/x"}}, "data_dir: the operator's setting"),
+             ({"context": {"roundz": 2}}, "roundz: not a setting a run's context may choose"),
+             ({"config": {"configurable": {"rounds": 99}}}, "rounds: 99 is past this server's"),
+             ({"config": {"max_concurrency": 100000}},
+              "config.max_concurrency: 100000 is past this server's bound")]
+    for kwargs, start in cases:
+        status, line = refusal(alice.assistants.create, "research", **kwargs)
+        assert status == 400 and line.startswith(start) and "\n" not in line, (kwargs, line)
+    made = alice.assistants.create("research", context={"rounds": 2})
+    status, line = refusal(alice.assistants.update, made["assistant_id"],
+                           context={"rounds": 99})
+    assert status == 400 and line.startswith("rounds: 99 is past"), line
+    thread_id = new_thread(server)
+    final = alice.runs.wait(thread_id, made["assistant_id"],
+                            input={"topic": SMALL_TOPIC, "as_of": AS_OF})
+    assert final["outcome"] == "ok"  # the assistant kept its context, and runs
+    assert alice.threads.get_state(thread_id)["values"]["routing"]["rounds"] == 2
