@@ -8,7 +8,9 @@ raises has the operator's secrets masked first, whichever node, model, search AP
 came from.
 
 A provider's fatal error (a bad key, an unknown model) leaves the node as
-:class:`workers.errors.FatalModelError`, whose message LangGraph Server shows its client.
+:class:`workers.errors.FatalModelError`, whose message LangGraph Server shows its client; a
+provider's refusal no retry cures (HTTP 400, 413, 422: a server without tool calling, a request
+too large) as :class:`ProviderRefused`, with its status and message (trial S, H5).
 
 LangGraph's control flow is no error: a ``GraphBubbleUp`` (``interrupt()``'s
 ``GraphInterrupt``, a ``Command(graph=Command.PARENT)``'s ``ParentCommand``) is an
@@ -28,9 +30,21 @@ from typing import Any
 
 from langgraph.errors import GraphBubbleUp
 
-from workers.errors import FatalModelError, describe_fatal, is_fatal, mask_in_place
+from workers.errors import (
+    FatalModelError,
+    describe_fatal,
+    is_fatal,
+    is_transient,
+    mask_in_place,
+)
 
-__all__ = ["masked"]
+__all__ = ["ProviderRefused", "masked"]
+
+
+class ProviderRefused(RuntimeError):
+    """A provider refused a node's request for good (an HTTP 4xx that is neither fatal nor
+    worth a retry), raised from the provider's own error, whose class LangGraph Server hides:
+    the message is one line, ``the provider refused the request (HTTP 400): <its message>``."""
 
 
 def masked(node: Callable[..., Any], secrets: tuple[str, ...]) -> Callable[..., Any]:
@@ -60,6 +74,8 @@ def masked(node: Callable[..., Any], secrets: tuple[str, ...]) -> Callable[..., 
             mask_in_place(exc, secrets)
             if _hidden_fatal(exc):
                 raise FatalModelError(describe_fatal(exc)) from exc
+            if code := _hidden_refusal(exc):
+                raise ProviderRefused(_refusal_line(exc, code)) from exc
             raise
 
     return run
@@ -75,3 +91,23 @@ def _hidden_fatal(exc: Exception) -> bool:
     :func:`workers.errors.describe_fatal`), the client reads what the CLI prints."""
     return (is_fatal(exc) and not isinstance(exc, (RuntimeError, ValueError))
             and getattr(type(exc), "stops_run", False) is not True)
+
+
+def _hidden_refusal(exc: Exception) -> int | None:
+    """The HTTP status of a provider's refusal that no retry cures (4xx, neither fatal nor
+    transient: :func:`workers.errors.is_transient`) of a class LangGraph Server hides (it
+    answered ``OpenAIInvalidRequestError: An internal error occurred`` for a planner's 400,
+    where the CLI prints the provider's line), else None."""
+    if isinstance(exc, (RuntimeError, ValueError)) or is_fatal(exc) or is_transient(exc):
+        return None
+    code = getattr(exc, "status_code", None)
+    if not isinstance(code, int):
+        code = getattr(getattr(exc, "response", None), "status_code", None)
+    return code if isinstance(code, int) and 400 <= code < 500 else None
+
+
+def _refusal_line(exc: Exception, code: int) -> str:
+    message = getattr(exc, "message", None)
+    text = " ".join((message if isinstance(message, str) and message else str(exc)).split())
+    line = f"the provider refused the request (HTTP {code}): {text or type(exc).__name__}"
+    return line if len(line) <= 300 else line[:297] + "..."

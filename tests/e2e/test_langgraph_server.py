@@ -271,3 +271,23 @@ def test_a_thread_the_server_no_longer_has_keeps_its_rows(server: Server) -> Non
     assert message.startswith(f"thread {thread_id!r} has {len(rows)} result row(s) "), out
     assert message.endswith("start a new thread") and "\n" not in message, out
     assert server.rows(thread_id) == rows
+
+
+def test_a_provider_refusing_the_planners_request_is_named_to_the_client(server: Server) -> None:
+    # Trial S, H5: a provider's 400 at the planner (a server without tool calling answers so,
+    # README "Using a real LLM"; Studio's stream_mode "messages" to a server that cannot stream)
+    # ended the served run as {"error": "OpenAIInvalidRequestError", "message": "An internal
+    # error occurred"}: LangGraph Server hides the message of any error class but the builtin
+    # kinds, where the CLI prints the provider's line
+    thread_id = new_thread(server)
+    fault = server.fake.fail("planner", status=400, times=None)
+    try:
+        final = run(server, thread_id, {"model": "openai:gpt-test"})
+    finally:
+        server.fake.faults.remove(fault)
+    error = final.get("__error__") or {}
+    assert error.get("message", "").startswith(
+        "the provider refused the request (HTTP 400): "), final
+    assert "scripted 400" in error["message"] and "\n" not in error["message"], error
+    assert server.rows(thread_id) == []
+    assert run(server, thread_id, {"model": "openai:gpt-test"})["outcome"] == "ok"
