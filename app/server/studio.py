@@ -100,10 +100,10 @@ def served_graph(config: RunnableConfig, runtime: ServerRuntime) -> Any:
         app.settings.config.ConfigError: one line naming the refused key; the run fails before it
             starts, and nothing is written.
     """
+    keep_checkpoints_flushed()  # langgraph dev's shared saver exists by the first call
     execution = runtime.execution_runtime
     if execution is None:
         return graph
-    keep_checkpoints_flushed()  # langgraph dev's shared saver exists once a run is made
     settings = RESOURCES.settings
     context = execution.context
     resolve(context if isinstance(context, dict) else None, settings)
