@@ -18,6 +18,8 @@ that no later call replaces, through a holder whose ``sync`` never ends the loop
 changed while pickled is written at the next tick). Nothing happens outside ``langgraph dev``
 (no ``langgraph_runtime_inmem``, no shared saver yet, or file persistence turned off).
 
+Reported upstream: https://github.com/langchain-ai/langgraph/issues/8298 (open; its first cause,
+an empty dict taken for a dead reference by the loop, is why a holder here is always truthy).
 Source: ``langgraph_runtime_inmem/checkpoint.py`` (``Checkpointer``, ``InMemorySaver``) and
 ``_persistence.py`` (``register_persistent_dict``, ``_stores``, ``_flush_loop``) of that version.
 """
