@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from app.llm.offline.headings import heading_of
+from app.llm.offline.sentences import split_sentences
 from app.research.reference import entry_heading, written_names
 from app.research.rows import ok_items
 from workers.sources.asking import asks_task, marked_words, set_words
@@ -210,9 +211,29 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     if _sibling_label(entry, sentence, paragraphs, asked):  # "verify:" beside "retries:"
         names, keywords = {entry.lower()}, {entry.lower()}  # its sentences are its own (116, F3)
     if not entry or not (keywords or typed or option or _ANAPHOR.search(sentence)
-                         or sentence.startswith(entry)):
+                         or sentence.startswith(entry)) or _states_asked(sentence, entry, asked):
         return False
     return bool(names) and not qualified_match(names, asked)
+
+
+def _states_asked(sentence: str, entry: str, asked: set[str]) -> bool:
+    """Whether a sentence of ``sentence`` (a finding: one sentence or more) writes a name asked
+    (:func:`written_names`) as its own statement: it neither speaks of its entry ("this option",
+    :data:`_ANAPHOR`) nor is led by the entry's label. curl's "-Z, --parallel" section says "It
+    will do up to `--parallel-max` concurrent transfers, with a default value of 50.", the one
+    statement of ``--parallel-max``'s default, and the Answer said no sentence was about it
+    (trial 128, F1); ServerLimit's "use this directive only if you need to set
+    MaxRequestWorkers ..." still speaks of its own entry.
+
+    Example:
+        >>> _states_asked("When this option is used, it runs. It will do up to `--max` at "
+        ...               "once.", "-Z, --parallel", {"--max"})
+        True
+        >>> _states_asked("Use this option to set --max.", "-Z, --parallel", {"--max"})
+        False
+    """
+    return any(qualified_match(written_names(part), asked) and not _ANAPHOR.search(part)
+               and not part.startswith(entry) for part in split_sentences(sentence))
 
 
 def _sibling_label(entry: str, sentence: str, paragraphs: list[str], asked: set[str]) -> bool:
