@@ -33,6 +33,7 @@ from app.research.own import (
 )
 from app.research.reference import entry_label, written_names
 from app.research.relevance import describe_terms, mentioned, name_terms, needed
+from app.research.replies import reply_passage
 from app.research.sentence_kinds import fits
 from app.research.signposts import stating
 from app.research.subject_words import subject_terms
@@ -87,6 +88,7 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             marks = "".join(f"[{cites.cite(by_ref[r])}]" for r in refs)
             lines.append(f"- {clip(sentence, _LINE)} {marks}")
         return [*lines, ""]
+    lines += _reply_line(data, cites)  # a FAQ's "Yes." under the question asked (128, F3)
     kind = topic_kind(data.asked)
     subject = subject_terms(data.asked, data.rows)
     chosen = _chosen(data, kind)
@@ -102,6 +104,22 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
             shown.update(claim_key(f) for f in chosen)
         return [*lines, ""]
     return [*lines, _passage_line(data, subject, cites, shown), ""]
+
+
+def _reply_line(data: ReportInput, cites: Citations) -> list[str]:
+    """The Answer's first line when the topic asks yes or no and a retrieved passage of its
+    first sub-question is headed by that question and opens with a bare reply
+    (:func:`~app.research.replies.reply_passage`): the heading and the reply ("5.1 Is libcurl
+    thread-safe? Yes."), cited; else none. The reply is one word, no finding, so the sentences
+    after it answered without it."""
+    first = data.sub_questions[0] if data.sub_questions else None
+    found = reply_passage(data.asked, items(data.rows_of(first), first, "passage")
+                          if first else [])
+    if found is None:
+        return []
+    reply, passage = found
+    heading = " ".join(str(passage.get("heading") or "").rsplit(" / ", 1)[-1].split())
+    return [bullet(f"{heading} {reply}", f"[{cites.cite(passage)}]", _LINE)]
 
 
 def entry_answers(data: ReportInput, kind: str) -> list[dict[str, Any]]:
