@@ -35,6 +35,7 @@ from app.research.reference import entry_label, written_names
 from app.research.relevance import describe_terms, mentioned, name_terms, needed
 from app.research.replies import reply_passage
 from app.research.sentence_kinds import fits
+from app.research.sentence_subjects import opened_section
 from app.research.signposts import stating
 from app.research.subject_words import subject_terms
 from app.research.text import bullet, clip
@@ -93,11 +94,13 @@ def answer_lines(data: ReportInput, cites: Citations, summary: list[tuple[str, l
     subject = subject_terms(data.asked, data.rows)
     chosen = _chosen(data, kind)
     if chosen:
-        headings = {ref: heading for ref, (_t, heading, _ti) in passages_by_ref(data).items()}
+        passages = passages_by_ref(data)
         chosen = entry_labelled(data, chosen, asked_entries(data))  # "`PS1`: The default is ..."
         for f in chosen:  # a changelog's version heading, when the question asks the version
             line = definition_line(f)
-            if label := version_label(data.asked, line, headings.get(str(f.get("ref")), "")):
+            text, heading, _title = passages.get(str(f.get("ref")), ("", "", ""))
+            if label := (version_label(data.asked, line, heading)
+                         or opened_section(line, text)):  # "This is ..." under its section
                 line = f"{label}: {line}"
             lines.append(bullet(line, f"[{cites.cite(f)}]", _LINE))
         if shown is not None:

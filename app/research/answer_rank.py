@@ -39,7 +39,7 @@ from app.research.sentence_kinds import (
     names_another,
     predicated,
 )
-from app.research.sentence_subjects import subject_of
+from app.research.sentence_subjects import section_subject, subject_of
 from app.research.signposts import stating
 from app.research.subject_words import question_terms, subject_terms
 from workers.sources.query import mentions
@@ -192,7 +192,8 @@ def ranked(data: ReportInput, kind: str) -> list[tuple[AnswerRank, dict[str, Any
         # the sentence's own subject names the topic: "The default cache size is -2000",
         # not "The TEMP database has a default cache size of 0 pages" (a neighbour's)
         described = description_of(passage, text, asked, heading)  # its entry's opening
-        own = described or subject_of(text) or asked_label(text, asked) or (  # a label; "is"
+        own = described or section_subject(subject_of(text), text, passage) or asked_label(
+            text, asked) or (  # a label; "is"; "This is ..." opening its section: the section's
             predicated(text, subject) if kind in ("what", "topic") else "")
         another = names_another(own, asked)  # "The --dont-clean-words option ..."
         about = 0 if another else len(mentions(subject, own)) if terms else 0

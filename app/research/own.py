@@ -25,7 +25,7 @@ from app.research.neighbours import (
 )
 from app.research.reference import written_names
 from app.research.relevance import name_terms, needed
-from app.research.sentence_subjects import subject_of
+from app.research.sentence_subjects import opened_section, subject_of
 from app.research.subject_words import question_terms, subject_terms
 from workers.sources.asking import asks_task
 from workers.sources.query import mentions
@@ -95,10 +95,13 @@ def option_whole(written: Collection[str], named: str) -> bool:
 def _named(asked: set[str], text: str, passage: str, heading: str) -> str:
     """``text`` with the names of the asked entry it is a sentence of (:func:`names_subject`),
     or, a solution's part ("SOLUTION: Delete the lock file ..."), with its section's heading,
-    the problem it solves ("Error: database is locked", trial 119, F12)."""
+    the problem it solves ("Error: database is locked", trial 119, F12), or, a sentence opening
+    its section with a bare pronoun ("This is a text based file ..."), with the section's title
+    (:func:`~app.research.sentence_subjects.opened_section`, trial 128, F6)."""
     entry = sentence_entry(passage, text, heading)  # an option's label writes its names
     solved = (heading_of(passage, text) or heading) if solution_part(text) else ""
-    return f"{' '.join(entry_names(entry) & asked)} {solved} {text}"
+    opened = opened_section(text, passage)
+    return f"{' '.join(entry_names(entry) & asked)} {solved} {opened} {text}"
 
 
 def passages_by_ref(data: ReportInput) -> dict[str, tuple[str, str, str]]:

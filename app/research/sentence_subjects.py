@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
+from app.llm.offline.headings import passage_headings
 from workers.sources.inflections import irregular_base
 
-__all__ = ["subject_of"]
+__all__ = ["opened_section", "section_subject", "subject_of"]
 
 _VERB = re.compile(
     r"\b(?:is|are|was|were|has|have|had|can|cannot|may|might|will|would|should|must|means|"
@@ -134,3 +135,49 @@ def _first_verb(sentence: str) -> re.Match[str] | None:
     if later is None or len(between.split()) > 10 or _OWN_CLAUSE.search(between):
         return match
     return later
+
+
+_DEICTIC = re.compile(r"\W*(?:this|these|it|they)\W*", re.IGNORECASE)
+"""A subject that is a bare pronoun: what it stands for is said before the sentence."""
+
+
+def section_subject(own: str, sentence: str, passage: str) -> str:
+    """``own`` (``sentence``'s subject, :func:`subject_of`), or the title of the section the
+    sentence opens when ``own`` is a bare pronoun ("This", "It"): a section's first sentence
+    speaks of what its heading names. curl's ALTSVC.md opens "# Alt-Svc cache file format" with
+    "This is a text based file with one line per entry ...", the format asked; its subject
+    "This" named nothing, and the page's first line ("curl features support for the Alt-Svc:
+    HTTP header.") answered "What is the Alt-Svc cache file format?" (trial 128, F6).
+
+    Example:
+        >>> page = "# Relay\\n\\nIt hops.\\n\\n# Relay log format\\n\\nThis is a text file."
+        >>> section_subject("This ", "This is a text file.", page)
+        'Relay log format'
+        >>> section_subject("This ", "This is a text file.", "# Relay\\n\\nIt hops. This is a "
+        ...                 "text file.")
+        'This '
+    """
+    if not _DEICTIC.fullmatch(own):
+        return own
+    at = passage.find(sentence)
+    if at < 0:
+        return own
+    for end, title in reversed(passage_headings(passage)):
+        if end <= at:  # the last heading before it, and nothing between them
+            return title if title and not passage[end:at].strip() else own
+    return own
+
+
+def opened_section(sentence: str, passage: str) -> str:
+    """The title of the section ``sentence`` opens with a bare pronoun for its subject
+    (:func:`section_subject`), the label that tells a reader what "This" is; "" for any other.
+
+    Example:
+        >>> opened_section("This is a text file.", "# Relay log format\\n\\nThis is a text file.")
+        'Relay log format'
+        >>> opened_section("The log is a text file.", "# Relay log\\n\\nThe log is a text file.")
+        ''
+    """
+    own = subject_of(sentence)
+    title = section_subject(own, sentence, passage)
+    return "" if title == own else title
