@@ -38,7 +38,8 @@ CAUTION = re.compile(
     r"(?:can|could|may|might|will|would|must|should|does|do|is|are|was|were)\s+only|"
     r"only\s+(?:if|when|whenever|in|on|for|with|within|after|before|once|while|where|by|from|"
     r"under|one|available|supported|works?|applies|apply|affects?|valid|allowed|possible)|"
-    r"deprecated|deprecation|warn|warning|warnings|avoid|limit|limits|limitation|limitations|"
+    r"deprecated|deprecation|warn|warning|warnings|avoid|limit|limits|limited|limitation|"
+    r"limitations|"
     r"fail|fails|failed|failure|error|errors|raise|raises|unless|however|beware|careful|"
     r"unsupported|caveat|caveats|risk|unsafe|lost|lose|loses|overwrite|overwritten|instead)\b",
     re.IGNORECASE,
@@ -46,7 +47,10 @@ CAUTION = re.compile(
 """Words of a limitation or warning: a caveat without one is a finding, not a caveat. "only" is
 one where it restricts ("can only proxy HTTP", "only if", "only one"), not where it describes
 (BIND's "Controls whether the server only adds records ... when they are required", the entry's
-own summary, and "The only required argument to waitress-serve ..." were Caveats, trial 75)."""
+own summary, and "The only required argument to waitress-serve ..." were Caveats, trial 75).
+"limited" is one ("The order between options and arguments is limited for chained commands.",
+Click's critic's caveat, was none, and the Caveats said no limitation was found under an Answer
+quoting it, trial 128, F2); "not limited to" is none (:data:`_IDIOM`)."""
 _SETTING_NAME = re.compile(r"(?:^|(?<=[.;]\s))`?[\w.\-]+`? — (?=[^:;\n—]{1,40}:\s)")
 """A table row's name that is one identifier, before its first ``heading: cell``
 (:func:`workers.sources.tables.row_sentence`: ``limit — default: 100.``): a setting's name,
@@ -85,6 +89,8 @@ def cautions(text: str) -> bool:
         False
         >>> cautions("Each line holds more, including, but not limited to, the timers.")
         False
+        >>> cautions("The order of options and arguments is limited for chained commands.")
+        True
         >>> cautions("A secret key must also be provided."), cautions(
         ...     "A secret key must also be provided, or the cookies are silently dropped.")
         (False, True)
