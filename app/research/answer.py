@@ -25,6 +25,7 @@ from app.research.entry_rows import default_entries, described_entries
 from app.research.labels import shown_label
 from app.research.neighbours import about_neighbour, asked_names
 from app.research.own import (
+    alone_asked,
     command_neighbour,
     entry_labelled,
     entry_of,
@@ -215,9 +216,10 @@ def _passage_line(data: ReportInput, subject: list[str], cites: Citations,
                         (str(p.get("text") or "") for p in passages))
     naming = [p for p in passages if (not subject or mentions(subject, f"{p['title']} {p['text']}"))
               and option_whole(written, p["text"])]
+    alone = alone_asked(data, asked)
     about = [p for p in naming if not about_neighbour(
         excerpt(p["text"], about=subject), p["text"], asked, p.get("heading", ""),
-        p.get("title", ""))]
+        p.get("title", ""), alone)]
     top = about[0] if about else passages[0] if passages else None
     if top is None:
         return "- No sourced answer was found in the passages retrieved."

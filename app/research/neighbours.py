@@ -40,7 +40,8 @@ from workers.sources.names import writes_option
 from workers.sources.option_entries import option_label
 from workers.sources.quoted_names import quoted_label
 
-__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "description_of", "entry_names",
+__all__ = ["about_neighbour", "asked_names", "compound_neighbour", "description_of",
+           "entry_names", "entry_of_asked",
            "other_command", "page_titles", "qualified_match", "sentence_entry",
            "speaks_of_its_entry", "written_names"]
 
@@ -171,7 +172,7 @@ def description_of(passage: str, sentence: str, asked: set[str], heading: str = 
 
 
 def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str = "",
-                    title: str = "") -> bool:
+                    title: str = "", alone: bool = False) -> bool:
     """Whether ``sentence`` (of ``passage``, cut from a section under ``heading`` of the
     document ``title``) is about an entry other than the one asked (:func:`sentence_entry`): it
     speaks of its entry ("this option", :data:`_ANAPHOR`) or starts with the entry's label,
@@ -179,7 +180,9 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     (:func:`written_names` of the question). False when the question writes no identifier,
     the entry is not known, or the document's title writes every one the question does (asked
     about ``mod_deflate``, its directives' entries are its own; asked about sphinx-build's
-    ``-W``, its ``-w file`` entry is not, trial 81, F7).
+    ``-W``, its ``-w file`` entry is not, trial 81, F7). ``alone``: no retrieved passage has an
+    entry of a name asked (:func:`entry_of_asked`); then a sentence stating one of them in
+    another entry is its statement (:func:`_states_asked`).
 
     Example:
         >>> passage = "-e, --edit: With this option, you edit the message.\\n\\n-x: Adds a line."
@@ -211,7 +214,8 @@ def about_neighbour(sentence: str, passage: str, asked: set[str], heading: str =
     if _sibling_label(entry, sentence, paragraphs, asked):  # "verify:" beside "retries:"
         names, keywords = {entry.lower()}, {entry.lower()}  # its sentences are its own (116, F3)
     if not entry or not (keywords or typed or option or _ANAPHOR.search(sentence)
-                         or sentence.startswith(entry)) or _states_asked(sentence, entry, asked):
+                         or sentence.startswith(entry)) or (
+            alone and _states_asked(sentence, entry, asked)):
         return False
     return bool(names) and not qualified_match(names, asked)
 
@@ -221,9 +225,9 @@ def _states_asked(sentence: str, entry: str, asked: set[str]) -> bool:
     (:func:`written_names`) as its own statement: it neither speaks of its entry ("this option",
     :data:`_ANAPHOR`) nor is led by the entry's label. curl's "-Z, --parallel" section says "It
     will do up to `--parallel-max` concurrent transfers, with a default value of 50.", the one
-    statement of ``--parallel-max``'s default, and the Answer said no sentence was about it
-    (trial 128, F1); ServerLimit's "use this directive only if you need to set
-    MaxRequestWorkers ..." still speaks of its own entry.
+    statement of ``--parallel-max``'s default, which has no entry of its own, and the Answer
+    said no sentence was about it (trial 128, F1); ServerLimit's "use this directive only if
+    you need to set MaxRequestWorkers ..." still speaks of its own entry.
 
     Example:
         >>> _states_asked("When this option is used, it runs. It will do up to `--max` at "
@@ -234,6 +238,25 @@ def _states_asked(sentence: str, entry: str, asked: set[str]) -> bool:
     """
     return any(qualified_match(written_names(part), asked) and not _ANAPHOR.search(part)
                and not part.startswith(entry) for part in split_sentences(sentence))
+
+
+def entry_of_asked(passages: Iterable[tuple[str, str]], asked: set[str]) -> bool:
+    """Whether one of ``passages`` (``(text, heading)`` pairs) has an entry labelled by a name
+    of ``asked``: a part of its heading path, or a paragraph led by its label
+    (:data:`~workers.sources.entries.LABEL`).
+
+    Example:
+        >>> entry_of_asked([("-Z, --fan: Spins. Up to --fan-max of them.", "Fans")], {"--fan-max"})
+        False
+        >>> entry_of_asked([("Sets the most fans.", "Fans / --fan-max")], {"--fan-max"})
+        True
+    """
+    for text, heading in passages:
+        labels = [*heading.split(" / "),
+                  *(m.group("label") for p in PARA_SPLIT.split(text) if (m := LABEL.match(p)))]
+        if any(qualified_match(entry_names(label), asked) for label in labels):
+            return True
+    return False
 
 
 def _sibling_label(entry: str, sentence: str, paragraphs: list[str], asked: set[str]) -> bool:

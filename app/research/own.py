@@ -19,6 +19,7 @@ from app.research.neighbours import (
     asked_names,
     compound_neighbour,
     entry_names,
+    entry_of_asked,
     other_command,
     page_titles,
     sentence_entry,
@@ -196,9 +197,17 @@ def neighbours(data: ReportInput, question: str, text: str, ref: str,
     asked = _asked(question, passages) if asked is None else asked
     if does_the_task(question, text, asked):  # web_auth's "To require a password ..."
         return False
-    return (about_neighbour(text, passage, asked, heading, title)
+    return (about_neighbour(text, passage, asked, heading, title, alone_asked(data, asked))
             or compound_neighbour(heading, question, data.memo("one_word_headings", _one_word))
             or command_neighbour(data, question, ref))
+
+
+def alone_asked(data: ReportInput, asked: set[str]) -> bool:
+    """Whether no retrieved passage has an entry of a name ``asked``
+    (:func:`~app.research.neighbours.entry_of_asked`; made once per report and names)."""
+    passages = passages_by_ref(data)
+    return not data.memo(f"entry_of_asked {sorted(asked)}", lambda _rows: entry_of_asked(
+        ((text, heading) for text, heading, _ti in passages.values()), asked))
 
 
 def command_neighbour(data: ReportInput, question: str, ref: str) -> bool:

@@ -39,3 +39,19 @@ def test_a_sentence_speaking_of_its_own_option_is_still_its_own() -> None:
     own = "Use this option only if you need to set `--fan-max` higher than 12 (default)."
     answer = _answer([own, OPENING], f"{USED} {own}")
     assert "higher than 12" not in answer, answer
+
+
+def test_an_option_with_its_own_entry_is_answered_by_it_alone() -> None:
+    # its entry retrieved, the other section's mention is a neighbour's as before
+    own = "Spins at most this many fans together."
+    entry = f"# Options\n\n--fan-max: {own}"
+    rows = [row("docs_search", Q, [
+        item("passage", entry, "OPTIONS.md#0", title="Options", heading="Options / --fan-max"),
+        item("passage", f"# Fan control\n\n{OPENING}\n\n## -F, --fan\n\n{USED} {STATED}", REF,
+             **HEAD)]),
+        row("analyst", Q, [item("finding", f"--fan-max: {own}", "OPTIONS.md#0", title="Options",
+                                heading="Options / --fan-max"),
+                           item("finding", f"{USED} {STATED}", REF, **HEAD)]),
+        row("critic", Q, [])]
+    answer = answer_section(render_markdown(data(rows, topic=Q, sub_questions=[Q])))
+    assert "value of 12" not in answer, answer
