@@ -28,7 +28,8 @@ from app.research.text import BIDI_CONTROLS, utf8_problem
 from workers.sources.query import query_terms
 
 __all__ = [
-    "LONG_PHRASE", "MAX_COMPARED", "MAX_QUESTION_CHARS", "MAX_TOPIC_CHARS", "Comparison",
+    "LONG_PHRASE", "MAX_COMPARED", "MAX_QUESTION_CHARS", "MAX_TOPIC_CHARS", "SERVED_EXAMPLE",
+    "Comparison",
     "compare_parts", "comparison", "is_long", "main_question", "plain_topic", "question_problem",
     "shared_context", "subject", "topic_kind", "topic_problem",
 ]
@@ -49,15 +50,21 @@ _EXAMPLE = "e.g. research \"how are failed downloads retried?\""
 """The example a refused topic's line gives: a question in a user's words about no one corpus
 (it named the package docs' "checkpointer pending writes" on R's manuals: trial 49, F5)."""
 
+SERVED_EXAMPLE = 'e.g. input {"topic": "how are failed downloads retried?"}'
+"""The example a served run's refused topic gives: its client sends an input, not a command
+line (a server client was told ``research "..."``: new-user trial N, N6)."""
 
-def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topic") -> str | None:
+
+def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topic",
+                  example: str = _EXAMPLE) -> str | None:
     """What makes ``topic`` (whitespace collapsed) no topic to research, in one line, or None:
     empty, longer than :data:`MAX_TOPIC_CHARS`, not valid UTF-8 (a served run's JSON may
     carry a lone surrogate), with control or bidi characters, with no letter
     or digit, or with no word a search looks for (one letter, only words like "what" and "the":
     :func:`workers.sources.query.query_terms`). The CLI and the ``plan`` node (a served run's
     input) both ask it; :func:`question_problem` asks it of a sub-question (``limit``, and
-    ``noun`` in the line, are then the question's).
+    ``noun`` in the line, are then the question's). ``example`` ends the line of an empty or
+    wordless topic: the CLI's command, or :data:`SERVED_EXAMPLE` for a served run's input.
 
     Example:
         >>> topic_problem("x")[:30]
@@ -66,7 +73,7 @@ def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topi
         True
     """
     if not topic:
-        return f"the {noun} is empty; say what to research, {_EXAMPLE}"
+        return f"the {noun} is empty; say what to research, {example}"
     if len(topic) > limit:
         return f"the {noun} has {len(topic)} characters; the limit is {limit}"
     if where := utf8_problem(topic):  # a lone surrogate: a byte that was not UTF-8
@@ -77,7 +84,7 @@ def topic_problem(topic: str, *, limit: int = MAX_TOPIC_CHARS, noun: str = "topi
         return f"the {noun} has no letters or digits; say what to research"
     if not query_terms(topic):  # the words a corpus search looks for: "x", "what is it" has none
         return (f"the {noun} {topic!r} has no word to search for (single letters and words "
-                f"like 'what' or 'the' are not searched); say what to research, {_EXAMPLE}")
+                f"like 'what' or 'the' are not searched); say what to research, {example}")
     return None
 
 

@@ -55,7 +55,7 @@ from app.graph.build import NODES
 from app.graph.nodes.common import check_same_corpus
 from app.research.review import REVIEW_NODE_BY_STAGE
 from app.research.text import clip
-from app.research.topics import topic_problem
+from app.research.topics import SERVED_EXAMPLE, topic_problem
 from app.runs.ids import visible_topic
 from app.settings.checks import check_as_of, check_given
 from app.settings.client import check_durability, request_problem, resolve
@@ -96,7 +96,7 @@ def input_problem(kwargs: Mapping[str, Any], settings: Settings,
     topic = given["topic"] if "topic" in given else thread_topic
     if topic is not None and not isinstance(topic, str):
         return f"the topic must be text, got {type(topic).__name__} {clip(repr(topic), 80)}"
-    if why := topic_problem(visible_topic(topic or "")):
+    if why := topic_problem(visible_topic(topic or ""), example=SERVED_EXAMPLE):
         return why
     try:  # the CLI's rule: left out (or null) is today; empty is refused, not today
         check_as_of(given.get("as_of"))

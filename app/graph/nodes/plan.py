@@ -22,7 +22,7 @@ from app.research.plan import corpus_plan, llm_plan
 from app.research.review import kept_drops, replaced_plan_note
 from app.research.rounds import new_round
 from app.research.text import clip
-from app.research.topics import topic_problem
+from app.research.topics import SERVED_EXAMPLE, topic_problem
 from app.runs.ids import visible_topic
 from app.settings.checks import as_of_or_today
 from app.settings.config import RunContext
@@ -60,7 +60,7 @@ def _check_input(state: ResearchState, config: RunnableConfig, ctx: RunContext, 
         shown = clip(repr(topic), 80)
         raise BadTopic(f"the topic must be text, got {type(topic).__name__} {shown}")
     topic = visible_topic(topic or "")  # as the CLI reads a topic
-    if why := topic_problem(topic):
+    if why := topic_problem(topic, **({"example": SERVED_EXAMPLE} if res.served else {})):
         raise BadTopic(why)
     try:  # Studio may omit it (today); an edit before plan (update_state as __start__)
         as_of = as_of_or_today(state.get("as_of"))
