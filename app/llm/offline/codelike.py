@@ -29,7 +29,7 @@ _CODE_HINTS = re.compile(
 _CODE_OPERATORS = re.compile(r"=>|==|!=|\s=\s")
 """Code only in a short line ("x = 5", "if a == b"): a prose sentence may quote a call inline
 ("remove all objects in the workspace with rm(list = ls()).": trial 49 lost that answer)."""
-_TITLED_FIELD = re.compile(r"^\s*((?:[A-Z][a-z]+ ){1,2}[A-Z][a-z]+):\s")
+_TITLED_FIELD = re.compile(r"^\s*(?!(?:The|An?) )((?:[A-Z][a-z]+ ){1,2}[A-Z][a-z]+):\s")
 """A field labelled by two or three title-cased words (Docutils' directive entries: "Directive
 Type: "sectnum" or "section-numbering" (synonyms).", "Configuration Setting: sectnum_xform"):
 the entry's record, not what it does (it was quoted for "What does the sectnum directive
