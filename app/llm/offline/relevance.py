@@ -197,12 +197,13 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     if code and (sentence.stems | sentence.context) & code.keys():
         question = question - _missing(sentence, code)
     symbols = [s for s in _symbols(question) if writes_symbol(sentence.text, s)]
-    own = len(sentence.stems & question) + len(symbols)
+    own = _own(sentence, question) + len(symbols)
     covered = len(sentence.context & question) / len(question) if question else 0.0
     relevance = (own + 2 * covered) / math.log2(2 + len(sentence.stems) / 8)
+    section = sentence.opens or sentence.section  # not a "Changelog" label under it
     if (sentence.entry and sentence.entry <= (question if entries is None else entries)) or (
-            sentence.section <= question and sentence.section & _KINDS
-            and sentence.section - _KINDS) or (  # "The save command": a thing by its kind
+            section <= question and section & _KINDS
+            and section - _KINDS) or (  # "The save command": a thing by its kind
             _of_owner(sentence, question)):
         relevance *= ASKED_ENTRY
     else:
@@ -212,6 +213,19 @@ def score(sentence: Sentence, question: frozenset[str], boost: frozenset[str],
     if sentence.leans:
         relevance *= LEANS_BACK
     return relevance * (1 + len((sentence.stems | sentence.heading) & boost))
+
+
+def _own(sentence: Sentence, question: frozenset[str]) -> float:
+    """How many of the question's stems ``sentence`` names, counting its section heading's
+    when it opens a section headed by all the question's words (:attr:`Sentence.opens`:
+    "Sometimes it is useful to be allowed to invoke more than one subcommand in one go." under
+    "Multi Command Chaining", for "What is multi command chaining?", trial 128, F2), less so
+    the further into the opening paragraph it is (:attr:`Sentence.opening`): the first
+    sentence is the surest to speak of the heading."""
+    own = sentence.stems & question
+    if question and question <= sentence.opens:
+        return len(own) + len(question - own) / (1 + sentence.opening)
+    return len(own)
 
 
 def _of_owner(sentence: Sentence, question: frozenset[str]) -> bool:

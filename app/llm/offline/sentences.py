@@ -26,6 +26,7 @@ from app.llm.offline.headings import (
 )
 from app.llm.offline.lists import lead_in, with_list
 from app.llm.offline.markup import code_lines, starts_in_fence
+from app.llm.offline.openings import opened_headings, opening_at
 from app.llm.offline.symbol_words import name_words
 from app.llm.offline.words import stems
 from workers.sources import Passage
@@ -69,6 +70,12 @@ class Sentence:
     (the two are too long for one finding): it says less than the sentence it goes on from."""
     section: frozenset[str] = frozenset()
     """The stems of its section's title (:func:`~.headings.section_title`): what it is about."""
+    opens: frozenset[str] = frozenset()
+    """The stems of the heading whose section it opens, when it is of the section's first prose
+    paragraph (:func:`~.openings.opened_headings`): what it answers, in words it need not
+    repeat."""
+    opening: int = 0
+    """How many sentences of that opening paragraph come before it."""
 
 
 _TERMINAL = re.compile(r"[.!?][\"')\]]*$")
@@ -295,7 +302,7 @@ def _joined(text: str, last: tuple[int, int], start: int, end: int,
 
 def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int,
               entry: frozenset[str], context: frozenset[str], heading: str,
-              leaning: bool) -> Sentence:
+              leaning: bool, opens: tuple[frozenset[str], int] = (frozenset(), 0)) -> Sentence:
     """The :class:`Sentence` ``text`` of ``passage`` at ``offset``, under ``heading``: its own
     stems are its list lead-in's, with its symbol's in a docstring's summary ("Configuration for
     retrying nodes." names RetryPolicy) and its entry's in an entry's first sentence."""
@@ -305,7 +312,7 @@ def _sentence(text: str, passage: Passage, rank: int, position: int, offset: int
     if entry and paragraph_at(passage.text, offset).startswith(text):
         own |= entry
     return Sentence(text, passage.ref, rank, position, own, context, stems(heading), entry,
-                    leaning, stems(section_title(heading or passage.heading, passage.text)))
+                    leaning, stems(section_title(heading or passage.heading, passage.text)), *opens)
 
 
 def _no_quote(passage: Passage, position: int, offset: int, sentence: str) -> bool:
@@ -320,6 +327,14 @@ def _no_quote(passage: Passage, position: int, offset: int, sentence: str) -> bo
             or HEDGE.match(sentence) is not None
             and not passage.text[offset + len(sentence):].strip()
             or asks_as_heading(sentence, passage.heading or heading_line(passage.text)))
+
+
+def _openings(passage: Passage) -> list[tuple[int, int, frozenset[str]]]:
+    """The paragraphs of ``passage`` that open a section (:func:`~.openings.opened_headings`),
+    its heading the passage's own, else its first line when a heading (a search result names
+    no heading of its own)."""
+    first = heading_line(passage.text)
+    return opened_headings(passage.text, passage.heading or (first if is_heading(first) else ""))
 
 
 def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
@@ -339,6 +354,7 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
             # a docstring's passages are about its symbol: its name's words count as theirs
             context = stems(passage.text) | _symbol_stems(passage.title)
             headings, offset, before = passage_headings(passage.text), 0, None
+            openings = _openings(passage)
             last = (-1, -1)  # where the passage's last quote starts and ends
             for position, sentence in enumerate(split_sentences(passage.text)):
                 offset = max(passage.text.find(sentence, offset), offset)
@@ -374,7 +390,8 @@ def candidate_sentences(ranked: Sequence[tuple[int, Passage]],
                     continue
                 seen.add(key)
                 found.append(_sentence(sentence, passage, rank, position, offset, entry,
-                                       context, heading_at(headings, offset), leaning))
+                                       context, heading_at(headings, offset), leaning,
+                                       opening_at(openings, passage.text, offset)))
                 last = (offset, offset + len(sentence))
         if found:
             break
