@@ -15,11 +15,13 @@ persisted and reported as a worker's. Pure (no I/O).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 from app.research.text import clip
 
-__all__ = ["envelope_edit_problem", "envelope_field_problem", "round_of", "this_run"]
+__all__ = ["envelope_edit_problem", "envelope_field_problem", "round_of", "this_run",
+           "unknown_field_problem"]
 
 _TEXT = ("envelope_id", "worker", "as_of")
 _COUNTS = (("attempts", 1), ("round", 1), ("tokens", 0))
@@ -47,10 +49,10 @@ def envelope_field_problem(envelope: Any) -> str | None:
     or ``error`` not text; ``status`` neither ``"ok"`` nor ``"error"``; ``structured`` neither a
     mapping nor None, or None on an ok envelope not yet persisted (its result, lost); an error
     envelope without its ``error``; ``persisted`` not true or false; ``attempts``, ``round``
-    or ``tokens`` not a whole number in range (attempts and round from 1, tokens from 0). A
-    field left out passes: the reducer merges an update into the stored envelope field by
-    field, so only a reducer other than :func:`state.envelope_reducer` (the workshop's
-    ``operator.add``) leaves an entry without one.
+    or ``tokens`` not a whole number in range (attempts and round from 1, tokens from 0); a
+    key no envelope has (:func:`unknown_field_problem`). A field left out passes: the reducer
+    merges an update into the stored envelope field by field, so only a reducer other than
+    :func:`state.envelope_reducer` (the workshop's ``operator.add``) leaves an entry without one.
 
     Example:
         >>> envelope_field_problem({"envelope_id": "w:1", "worker": "w", "as_of": "2026-11-30",
@@ -61,6 +63,8 @@ def envelope_field_problem(envelope: Any) -> str | None:
     """
     if not isinstance(envelope, Mapping):
         return f"it must be a mapping of fields, got {_shown(envelope)}"
+    if why := unknown_field_problem(envelope):
+        return why
     for key in _TEXT:  # a field left out is the stored envelope's (the reducer merges)
         if (key in envelope or key == "envelope_id") and (
                 not isinstance(value := envelope.get(key), str) or not value.strip()):
@@ -86,6 +90,34 @@ def envelope_field_problem(envelope: Any) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= _MOST:
             return (f"its {key} must be a whole number from {least} to 2**63 - 1, got "
                     f"{_shown(value)}")
+    return None
+
+
+def unknown_field_problem(envelope: Mapping[str, Any]) -> str | None:
+    """One line naming the first key of ``envelope`` that is no envelope field (those of
+    :class:`state.Envelope`, the reducer's :data:`state.KEPT` and the worker node's
+    ``seconds``, its timing: :func:`workers.base.make_worker_node`), with the closest field
+    (by :class:`difflib.SequenceMatcher`'s ratio), or None.
+
+    Only an edit writes one: workers stamp the model's fields and put their payload under
+    ``structured``. Neither persisted nor reported, ``{"summary": "EDITED"}`` (the results
+    review's own word) was accepted and did nothing, the run ending ``ok`` (N9). The merge keeps
+    a stored key an edit leaves out, so the way on is a write of
+    :func:`state.delete_envelope` and then the whole envelope.
+
+    Example:
+        >>> unknown_field_problem({"envelope_id": "w:1", "summary": "EDITED"})[:50]
+        "it has no field 'summary' (closest: 'structured'; "
+    """
+    from state import KEPT, Envelope
+
+    fields = (*Envelope.model_fields, KEPT, "seconds")
+    for key in envelope:
+        if key not in fields:
+            closest = max(fields, key=lambda f: SequenceMatcher(None, str(key), f).ratio())
+            return (f"it has no field {clip(repr(key), 60)} (closest: {closest!r}; the result "
+                    "lives in structured.items; to remove the key, write delete_envelope(id) "
+                    "and then the whole envelope)")
     return None
 
 

@@ -318,3 +318,25 @@ def test_an_envelope_edited_unfit_fails_the_run_in_one_line_and_writes_no_row(se
         assert "\n" not in str(caught.value)
         assert _rows(data) == before
         graph.update_state(config, {"envelopes": [first]}, as_node=worker)  # set back
+
+
+def test_an_envelope_edit_adding_a_key_no_envelope_has_is_refused_naming_it(served):
+    """N9: ``{"summary": "EDITED"}`` (the results review's word, no envelope field) was
+    accepted and did nothing, the run ending ``ok``: it is refused as a field of the wrong type
+    is, naming the key and the closest field; written away, the run goes on."""
+    from state import delete_envelope
+
+    graph, config, data, _ = served
+    before = _rows(data)
+    worker = worker_names(graph)[0]
+    [first, *_] = graph.get_state(config).values["envelopes"]
+    graph.update_state(config, {"envelopes": [{**first, "summary": "EDITED"}]}, as_node=worker)
+    with pytest.raises(BadPlan, match=re.escape(
+            "it has no field 'summary' (closest: 'structured'")) as caught:
+        graph.invoke(None, config, context=RunContext(rounds=1))
+    assert "\n" not in str(caught.value)
+    assert _rows(data) == before
+    graph.update_state(config, {"envelopes": [delete_envelope(first["envelope_id"]), first]},
+                       as_node=worker)
+    graph.invoke(None, config, context=RunContext(rounds=1))
+    assert _rows(data) == before
