@@ -87,23 +87,23 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
             read-only and no lock file is made, so it works on a read-only data dir.
 
     Returns:
-        ``{"dry_run", "checkpoints_at", "compacts", "bytes_before", "bytes_after",
-        "bytes_freed", "checkpoints_removed", "writes_removed", "threads": [{"thread_id",
-        "action", "checkpoints_removed", "writes_removed", "payload_bytes"}]}`` where
-        ``checkpoints_at`` names the checkpoints in messages (``checkpoints.sqlite``, or
-        PostgreSQL's tables with the URL's password hidden), ``compacts`` says whether the
-        freed space goes back to the OS (SQLite's ``VACUUM``; False on PostgreSQL, whose tables
-        keep it for new rows), ``action`` is ``pruned`` (or ``would prune``), ``kept:
-        unfinished``, ``kept: corpus changed`` (``status`` unfinished or awaiting review, and
-        ``resume`` and ``review`` refuse it: its corpus changed since it started; its
-        ``run_again`` is the topic's ``research`` command that runs it again from its start on
-        the new content), ``kept: awaiting review`` (paused for a human review: ``review``
-        continues it, not ``resume``), ``kept: busy``, ``kept: nothing to remove`` (only its
-        latest checkpoint is left) or ``kept: rows only`` (the ``thread_id`` named has result
+        ``{"dry_run", "checkpoints_at", "compacts", "bytes_before", "bytes_after", "bytes_freed",
+        "checkpoints_removed", "writes_removed", "threads": [{"thread_id", "action",
+        "checkpoints_removed", "writes_removed", "payload_bytes"}]}`` where ``checkpoints_at`` names
+        the checkpoints in messages (``checkpoints.sqlite``, or PostgreSQL's tables with the URL's
+        password hidden; None when the data dir has no ``checkpoints.sqlite``, a server's: its sizes
+        are then 0 and never said), ``compacts`` says whether the freed space goes back to the OS
+        (SQLite's ``VACUUM``; False on PostgreSQL, whose tables keep it for new rows), ``action`` is
+        ``pruned`` (or ``would prune``), ``kept: unfinished``, ``kept: corpus changed`` (``status``
+        unfinished or awaiting review, and ``resume`` and ``review`` refuse it: its corpus changed
+        since it started; its ``run_again`` is the topic's ``research`` command that runs it again
+        from its start on the new content), ``kept: awaiting review`` (paused for a human review:
+        ``review`` continues it, not ``resume``), ``kept: busy``, ``kept: nothing to remove`` (only
+        its latest checkpoint is left) or ``kept: rows only`` (the ``thread_id`` named has result
         rows here and no checkpoint: a LangGraph Server's thread, whose checkpoints are the
         server's); sizes in bytes of the checkpoints on disk
-        (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before``
-        in a dry run; ``payload_bytes`` counts the serialized values of the rows removed).
+        (:meth:`app.storage.Storage.checkpoint_bytes`; ``bytes_after`` equals ``bytes_before`` in a
+        dry run; ``payload_bytes`` counts the serialized values of the rows removed).
 
     Raises:
         BaseException: what stopped it (a full disk) holds the result so far as ``partial``.
@@ -129,6 +129,8 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         result["threads"].append({"thread_id": thread_id, "action": "kept: rows only",
                                   "checkpoints_removed": 0, "writes_removed": 0,
                                   "payload_bytes": 0})
+    if sqlite and not storage.checkpoints_path.is_file():  # a server's data dir (N14)
+        result["checkpoints_at"] = None
     if settings is not None:
         _mark_stale(storage, result["threads"], settings)
     return _with_totals(result)
@@ -292,7 +294,9 @@ def print_prune(result: dict[str, Any], where: str = "") -> None:
              "writes")
     payload = _size(sum(t["payload_bytes"] for t in result["threads"]))
     where = result["checkpoints_at"]
-    if result["dry_run"]:
+    if where is None:  # no checkpoint file: "checkpoints.sqlite 0 B -> 0 B" said it was there
+        print(f"{'dry run: would remove' if result['dry_run'] else 'removed'} {total}")
+    elif result["dry_run"]:
         print(f"dry run: would remove {total} ({payload} of serialized data); size of "
               f"{where}: {_size(result['bytes_before'])}")
     elif result["compacts"]:

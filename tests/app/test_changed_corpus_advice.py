@@ -319,8 +319,15 @@ def test_prune_of_a_thread_with_rows_and_no_checkpoints_has_nothing_to_prune(
         assert out.err == "" and "cannot continue" not in out.out, out
         assert f"kept    {thread}  (nothing to prune here: its result rows are here but not " \
                "its checkpoints" in out.out, out.out
+        # N14: "checkpoints.sqlite 0 B -> 0 B (0 B freed)" spoke of a file that is not there
+        assert "checkpoints.sqlite" not in out.out and " B" not in out.out, out.out
+        assert out.out.splitlines()[-1] == (f"{'dry run: would remove' if dry else 'removed'} "
+                                            "0 checkpoints and 0 writes"), out.out
     assert main(["prune", "--thread-id", thread, "--data-dir", str(data), "--json"]) == 0
-    (kept,) = json.loads(capsys.readouterr().out)["threads"]
+    body = json.loads(capsys.readouterr().out)
+    (kept,) = body["threads"]
     assert (kept["thread_id"], kept["action"]) == (thread, "kept: rows only")
+    assert body["checkpoints_at"] is None and body["bytes_freed"] == 0
+    assert not (data / "checkpoints.sqlite").exists()
     assert db_rows(data, thread) == rows
     assert main(["prune", "--thread-id", "nobody", "--data-dir", str(data)]) == 2  # unknown
