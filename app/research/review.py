@@ -313,18 +313,24 @@ def kept_drops(state: Mapping[str, Any], tasks: Collection[str] | None = None
 
 
 def replaced_plan_note(state: Mapping[str, Any]) -> str | None:
-    """The run note when the thread's sub-questions are not those its planner wrote (replaced
-    at the plan review, or by an edit of the thread's state), else None: a rerun on the thread's
-    plan keeps the replacement and says so, as the run that replaced it did (a rerun's notes
-    start afresh). A thread planned before ``planned`` was recorded has no such note.
+    """The run note when the thread's sub-questions are not those its planner wrote, else
+    None: the one owner of that note, asked by ``report`` for every run, so the state's
+    ``notes`` (what a LangGraph Server client reads) and the report's Notes say it however
+    the plan was replaced: at the plan review (the CLI's ``review --question``, Studio), by a
+    state edit (``update_state(..., as_node="plan")``, a fork), or at an earlier run of the
+    thread that a rerun keeps. Before, only the review wrote it, so a served fork ended with
+    ``notes: []`` (N10). None also when a note already says so (a thread whose review wrote the
+    old note) or the thread was planned before ``planned`` was recorded.
 
     Example:
         >>> replaced_plan_note({"planned": ["Why not?"], "sub_questions": ["Why?", "How?"]})
-        "plan replaced at an earlier review or state edit: 2 sub-question(s) in place of the \
+        "plan replaced at review or by a state edit: 2 sub-question(s) in place of the \
 planner's 1"
     """
     planned, questions = state.get("planned"), state.get("sub_questions")
     if not planned or not questions or list(planned) == list(questions):
         return None
-    return (f"plan replaced at an earlier review or state edit: {len(questions)} "
+    if any(str(n).startswith("plan replaced") for n in state.get("notes") or []):
+        return None
+    return (f"plan replaced at review or by a state edit: {len(questions)} "
             f"sub-question(s) in place of the planner's {len(planned)}")

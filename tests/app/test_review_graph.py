@@ -187,11 +187,31 @@ def test_a_plan_replaced_at_review_titles_its_report_and_a_rerun_still_says_so(s
         assert title == f"# Research report: {'; '.join(questions)}"
         assert f"- Topic: {TOPIC} (its plan was replaced at review" in facts
         assert out["warnings"] == [] and "say nothing about" not in out["report"]
-    notes = rerun["report"].split("## Notes", 1)[1]
-    assert "plan replaced at an earlier review or state edit: 2 sub-question(s) in place of " \
-        "the planner's 3" \
-        in notes
-    assert any(n.startswith("plan replaced at an earlier review") for n in rerun["notes"])
+    said = "plan replaced at review or by a state edit: 2 sub-question(s) in place of the " \
+        "planner's 3"
+    for out in (approved, rerun):  # once each, in the report's Notes and the state's notes
+        assert out["report"].split("## Notes", 1)[1].count(said) == 1
+        assert out["notes"].count(said) == 1, out["notes"]
+
+
+def test_a_plan_replaced_by_a_fork_is_noted_as_a_review_replacing_it_is(studio):
+    # N10: a fork's update_state(..., as_node="plan") ended with notes: [] where the review's
+    # replacement noted "plan replaced at review": a client reading final["notes"] could not
+    # tell. One owner (report) notes it however the plan was replaced.
+    graph, _data = studio
+    config = {"configurable": {"thread_id": "studio-fork"}}
+    graph.invoke({"topic": TOPIC, "as_of": AS_OF}, config)
+    planner = graph.get_state(config).values["planned"]
+    after_plan = next(s.config for s in graph.get_state_history(config)
+                      if s.next == ("dispatch",))
+    questions = ["How does a checkpointer save state?", "What does durability exit do?"]
+    fork = graph.update_state(after_plan, {"sub_questions": questions}, as_node="plan")
+    final = graph.invoke(None, fork)
+    assert final["sub_questions"] == questions and final["outcome"] == "ok"
+    said = ("plan replaced at review or by a state edit: 2 sub-question(s) in place of the "
+            f"planner's {len(planner)}")
+    assert final["notes"].count(said) == 1, final["notes"]
+    assert final["report"].split("## Notes", 1)[1].count(said) == 1
 
 
 def test_a_resume_value_the_plan_check_or_itself_refuses_pauses_again(studio):

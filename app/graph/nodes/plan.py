@@ -19,7 +19,7 @@ from app.graph.nodes.common import (
 )
 from app.graph.resources import Resources
 from app.research.plan import corpus_plan, llm_plan
-from app.research.review import kept_drops, replaced_plan_note
+from app.research.review import kept_drops
 from app.research.rounds import new_round
 from app.research.text import clip
 from app.research.topics import SERVED_EXAMPLE, topic_problem
@@ -106,8 +106,6 @@ def plan(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunConte
     if questions != state.get("sub_questions"):  # a new plan: within a served run's bound
         questions, notes = _within_bound(questions, notes, res)
     kept_plan = bool(state.get("sub_questions")) and questions == state.get("sub_questions")
-    if kept_plan and (why := replaced_plan_note(state)):
-        notes = [why, *notes]  # the rerun answers the replacement: say so again
     # a rerun on its plan keeps what its review dropped (a drop's id names its as_of)
     workers = run_workers(workers, bool(ctx.web))
     tasks = {make_envelope_id(w, q, as_of) for w in workers for q in questions}

@@ -29,6 +29,7 @@ from app.research.report import (
     write_report,
 )
 from app.research.report_files import report_thread
+from app.research.review import replaced_plan_note
 from app.research.rounds import current_envelopes
 from app.research.unreached import unreached_notes, unreached_tools
 from app.settings.config import RunContext
@@ -140,7 +141,8 @@ def report(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCon
     data.relevance = relevance
     # Files the corpus skipped (an encrypted or broken PDF...): the reader should know what
     # the report could not draw on.
-    extra_notes: list[str] = list(getattr(corpus, "notes", None) or [])
+    extra_notes = [why] if (why := replaced_plan_note(state)) else []  # however replaced
+    extra_notes += list(getattr(corpus, "notes", None) or [])
     # and the MCP tools the agents were not offered (a schema that cannot be used...)
     if (mcp := res.mcp()) is not None:
         extra_notes += getattr(mcp[0], "notes", [])

@@ -16,9 +16,10 @@ __all__ = ["review_plan", "review_results"]
 
 
 def review_plan(state: ResearchState, *, res: Resources) -> dict[str, Any]:
-    """Pause for the plan review; write the replaced sub-questions, if any. A served run's
-    review refuses a plan over the operator's ``sub_questions_limit`` and pauses again
-    saying so, as ``dispatch`` would refuse it after the pause was gone.
+    """Pause for the plan review; write the replaced sub-questions, if any (``report`` notes the
+    replacement). A served run's review refuses a plan over the operator's
+    ``sub_questions_limit`` and pauses again saying so, as ``dispatch`` would refuse it after
+    the pause was gone.
 
     Once the run's tasks have run, the plan is past reviewing: a ``Command(goto="review_plan")``
     sent while the results review waits (Studio's "go to node") must not make a second pending
@@ -30,8 +31,7 @@ def review_plan(state: ResearchState, *, res: Resources) -> dict[str, Any]:
     questions = ask_plan(state["sub_questions"], bound)
     if questions == list(state["sub_questions"]):
         return {}
-    return {"sub_questions": questions,
-            "notes": [f"plan replaced at review: {len(questions)} sub-question(s)"]}
+    return {"sub_questions": questions}  # report notes it (app.research.review.replaced_plan_note)
 
 
 def review_results(state: ResearchState) -> dict[str, Any]:
