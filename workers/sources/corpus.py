@@ -21,6 +21,7 @@ from workers.sources import index
 from workers.sources.base import CorpusError, Document, NoText, Passage, RawDoc
 from workers.sources.boilerplate import keep_each_file, strip_repeated
 from workers.sources.chunks import passage_window
+from workers.sources.compound_forms import compound_clauses
 from workers.sources.damage import damaged, is_damage
 from workers.sources.fingerprint import content_fingerprint, folder_fingerprint
 from workers.sources.format_copies import without_format_copies
@@ -73,9 +74,7 @@ class Corpus:
 
     def __init__(self, path: Path, meta: dict[str, str], *, built: bool) -> None:
         """Use :meth:`Corpus.open`; this wraps an existing, complete index file."""
-        self._path = Path(path)
-        self._meta = dict(meta)
-        self._built = built
+        self._path, self._meta, self._built = Path(path), dict(meta), built
         self._uri = f"{self._path.resolve().as_uri()}?mode=ro&immutable=1"
         self._cond = threading.Condition()
         self._free: list[sqlite3.Connection] = []
@@ -284,8 +283,9 @@ class Corpus:
             "JOIN passages p ON p.id = passages_fts.rowid "
             "WHERE passages_fts MATCH ? ORDER BY rank, p.id LIMIT ?"
         )
-        with self._connection() as con:
-            rows = con.execute(sql, (parsed.fts, max(CANDIDATES, 8 * k))).fetchall()
+        with self._connection() as con:  # a closed word's "time-out" too (compound_forms)
+            fts = parsed.fts + compound_clauses(con, parsed.terms)
+            rows = con.execute(sql, (fts, max(CANDIDATES, 8 * k))).fetchall()
         out: list[Passage] = []
         seen: set[str] = set()
         per_doc: Counter[str] = Counter()

@@ -16,7 +16,6 @@ passage's section, the passage text, and the symbol's name as one token
 (:func:`workers.sources.names.symbol_key`: ``retrypolicy``), which a search matches only
 whole; search weights them by ``workers.sources.corpus.COLUMN_WEIGHTS``. Each passage also
 keeps its document's link share and kind (``RawDoc.link_share``, ``.kind``): search ranks by them.
-
 This module imports only the standard library.
 """
 
@@ -35,6 +34,7 @@ from pathlib import Path
 from workers.sources.base import CorpusError, IndexVanished, NoText, Passage, RawDoc
 from workers.sources.checked import checked_once, forget, passed
 from workers.sources.chunks import chunk_text
+from workers.sources.compound_forms import compound_clauses
 from workers.sources.fts_clauses import fts_or
 from workers.sources.names import symbol_key
 from workers.sources.note_groups import one_line_each
@@ -394,7 +394,7 @@ def passage_frequencies(con: sqlite3.Connection, terms: Iterable[str]) -> dict[s
             continue
         (count,) = con.execute(
             "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?",
-            (fts_or([term], bases=True),),
+            (fts_or([term], bases=True) + compound_clauses(con, [term]),),
         ).fetchone()
         out[term] = int(count)
     return out

@@ -14,8 +14,9 @@ from workers.sources import Corpus
 
 @pytest.fixture
 def matches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Each full-text search the corpus's connections run."""
-    return traced_sql(monkeypatch, corpus_mod, "MATCH")
+    """Each full-text search the corpus's connections run (its ranked query: not the look-ups
+    of a word's split spellings a search makes first, workers.sources.compound_forms)."""
+    return traced_sql(monkeypatch, corpus_mod, "bm25(passages_fts")
 
 
 def test_the_same_search_at_once_runs_once(folder: Path, tmp_path: Path,
