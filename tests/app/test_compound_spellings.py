@@ -56,3 +56,14 @@ def test_the_hyphenated_spelling_is_no_missing_word(tmp_path: Path) -> None:
     relevance = judge(topic, rows, stats)
     assert relevance.missing == () and relevance.warnings == [], relevance
     assert "timeout" not in relevance.note(topic)
+
+
+def test_an_inflected_split_spelling_is_the_closed_words_mention() -> None:
+    # joined_terms looks only for the terms' own splits (each of their forms), so a text's
+    # every pair of words is not joined and looked up: the same mentions, either inflected
+    from workers.sources.query import mentions, term_matches
+
+    assert mentions(["timeouts"], "Set a time-out.") == {"timeouts"}
+    assert mentions(["timeout"], "The time-outs are in seconds.") == {"timeout"}
+    assert mentions(["timeout"], "The time, out of range.") == set()
+    assert term_matches(["filename", "zebra"], "Give the file name here.") == ({0}, 0)

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from functools import lru_cache
 
+from workers.sources.inflections import word_forms
 from workers.sources.joined import PARTICLES
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["MAX_FORMS", "MIN_WORD", "SAMPLED", "compound_clauses", "compound_forms", "joined_pairs",
+__all__ = ["MAX_FORMS", "MIN_WORD", "SAMPLED", "compound_clauses", "compound_forms", "joined_terms",
            "splits"]
 
 MIN_WORD = 5
@@ -43,8 +44,6 @@ SAMPLED = 50
 """At most this many passages of a phrase are read to tell how it is written."""
 
 _LETTERS = re.compile(r"[a-z]+")
-_PAIRS = re.compile(r"(?<![^\W_])([^\W\d_]+)(?=[ \t-]([^\W\d_]+)(?![^\W_]))")
-"""Two words side by side, apart by a hyphen or a space ("time-out", "file name")."""
 
 
 @lru_cache(maxsize=4096)
@@ -106,13 +105,36 @@ def compound_clauses(con: sqlite3.Connection, terms: Iterable[str]) -> str:
     return "".join(f' OR "{p}"' for t in dict.fromkeys(terms) for p in compound_forms(con, t))
 
 
-def joined_pairs(lowered: str) -> set[str]:
-    """The closed words the hyphenated and spaced pairs of ``lowered`` (lower-case text) spell
-    (a pair :func:`splits` would make of its joined word): a passage writing "time-out" or
-    "time out" mentions "timeout" (:func:`workers.sources.query.mentions`, ``term_matches``).
+@lru_cache(maxsize=4096)
+def _written_split(word: str) -> tuple[frozenset[str], re.Pattern[str] | None]:
+    """``word``'s split spellings (:func:`splits` of each of its forms,
+    :func:`~workers.sources.inflections.word_forms`) as written apart by a hyphen or a blank
+    ("time-out", "time out", "time-outs"): their first parts, and the pattern of the whole
+    spelling, an inflection's ending allowed; ``(frozenset(), None)`` for a word with none."""
+    forms = sorted(word_forms(word))
+    cuts = [c.split() for c in dict.fromkeys(c for form in forms for c in splits(form))]
+    if not cuts:
+        return frozenset(), None
+    spelled = "|".join(rf"{re.escape(a)}[ \t-]{re.escape(b)}" for a, b in cuts)
+    return (frozenset(a for a, _ in cuts),
+            re.compile(rf"(?<![^\W_])(?:{spelled})(?:s|es|d|ed|ing)?(?![^\W_])"))
+
+
+def joined_terms(terms: Iterable[str], lowered: str, words: Set[str]) -> set[str]:
+    """The ``terms`` (closed words) ``lowered`` (lower-case text) writes split by a hyphen or a
+    blank: a passage writing "time-out" or "time out" mentions "timeout"
+    (:func:`workers.sources.query.mentions`, ``term_matches``). ``words`` are the text's words
+    (``\\w+``, lower-case): a split is looked for only where its first part is one of them, so
+    a text's every pair of words is not (that tripled the cost of both).
 
     Example:
-        >>> sorted(joined_pairs("a time-out, the file name, a set"))
+        >>> words = {"a", "time", "out", "the", "file", "names"}
+        >>> sorted(joined_terms(["timeout", "filename", "set"], "a time-out, file names", words))
         ['filename', 'timeout']
     """
-    return {a + b for a, b in _PAIRS.findall(lowered) if f"{a} {b}" in splits(a + b)}
+    found = set()
+    for term in dict.fromkeys(terms):
+        firsts, pattern = _written_split(term)
+        if pattern is not None and not firsts.isdisjoint(words) and pattern.search(lowered):
+            found.add(term)
+    return found

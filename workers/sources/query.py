@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from workers.sources.compound_forms import joined_pairs
+from workers.sources.compound_forms import joined_terms
 from workers.sources.contractions import without_contractions
 from workers.sources.fts_clauses import (
     fts_asked_headings,
@@ -118,12 +118,13 @@ def mentions(terms: Iterable[str], text: str,
         >>> sorted(mentions(["disable", "enable", "use", "close"], said))
         []
     """
+    terms = tuple(terms)
     lowered = text.lower()
     forms: set[str] = set()
     # whole words and an identifier's parts: a term ``load_pending_writes`` and a term
     # ``pending`` are both mentioned by ``load_pending_writes``, "retry" by ``RetryPolicy``
-    words = set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered)) | joined_pairs(
-        lowered)  # "time-out" and "time out" mention "timeout" (compound_forms)
+    words = set(_TEXT_WORDS.findall(lowered)) | set(_TEXT_PARTS.findall(lowered))
+    words |= joined_terms(terms, lowered, words)  # "time-out" mentions "timeout" (compound_forms)
     for word in words | {p for w in set(_TEXT_PARTS.findall(text)) for p in _camel_parts(w)}:
         forms |= forms_of(word)
     return {term for term in terms
@@ -340,7 +341,8 @@ def term_matches(terms: Sequence[str], text: str) -> tuple[set[int], int]:
     last = -2
     lowered = text.lower()
     found.update(i for i, term in enumerate(terms) if identifier_in(term, lowered))
-    for word in [*_HAY_WORDS.findall(lowered), *joined_pairs(lowered)]:  # "time-out" too
+    hay = _HAY_WORDS.findall(lowered)
+    for word in [*hay, *joined_terms(terms, lowered, set(hay))]:  # "time-out" too
         hit = hits.get(word)
         if hit is None:
             hit = hits[word] = _hit(hits.index, word)
