@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from langgraph.runtime import Runtime
 
 from state import Envelope, ResultItem, Task, task_fields
+from workers.shared_strings import SharedStrings
 from workers.usage import AttemptTokens
 
 if TYPE_CHECKING:
@@ -166,12 +167,15 @@ class RunScope:
             crash then loses results that had finished (see docs/durability.md).
         on_attempt: optional hook run before every attempt.
         on_done: optional hook run after every finished attempt, ok or error.
+        strings: the run's table of distinct strings: each envelope the node writes shares
+            its equal strings with the run's earlier ones (:mod:`workers.shared_strings`).
     """
 
     cancel: Cancellation = field(default_factory=Cancellation)
     limiter: Slots | threading.Semaphore | None = None
     on_attempt: AttemptHook | None = None
     on_done: DoneHook | None = None
+    strings: SharedStrings = field(default_factory=SharedStrings, repr=False, compare=False)
 
 
 Resolver = Callable[[Runtime], tuple[WorkerDeps, RunScope]]
@@ -316,6 +320,7 @@ def make_worker_node(spec: WorkerSpec, resolve: Resolver) -> Callable[..., dict[
         with carried.attempt(base["task_id"] or base["envelope_id"]) as served, \
                 announcing_waits(runtime.stream_writer):  # a Retry-After, a rate limit
             envelope, writes = attempt_envelope(spec, run_for, task, runtime, deps, scope, base)
+        envelope = scope.strings.share(envelope)  # held in state until persist: once per run
         envelope["tokens"] = served.tokens + (envelope.get("tokens") or 0)
         envelope["seconds"] = round(time.perf_counter() - started, 3)
         if scope.on_done is not None:
