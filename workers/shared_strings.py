@@ -12,8 +12,8 @@ The table belongs to the run (:attr:`workers.base.RunScope.strings`), so it lets
 when the run's objects go; ``sys.intern`` is not used, since interned strings are immortal on
 some Python versions (3.12), and a long-lived server would keep every passage it ever cited.
 
-Source of the idea: the results store's read-back does the same for the decoded rows
-(``app.storage.results._shared_strings``).
+The results store's read-back shares the strings of the rows it decodes with the same table
+(:meth:`SharedStrings.object_hook`, ``app.storage.results``).
 """
 
 from __future__ import annotations
@@ -41,6 +41,23 @@ class SharedStrings:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+    def object_hook(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """``json.loads``'s ``object_hook``: ``obj``'s string values, changed in place to the
+        table's equal ones (its nested objects come shared already: JSON is decoded inside
+        out). 12,000 rows decoded with a copy of each string took about 60 MB.
+
+        Example:
+            >>> import json
+            >>> table = SharedStrings()
+            >>> a, b = json.loads('[{"t": "Send"}, {"t": "Send"}]', object_hook=table.object_hook)
+            >>> a["t"] is b["t"]
+            True
+        """
+        for key, value in obj.items():
+            if type(value) is str:
+                obj[key] = self._kept.setdefault(value, value)
+        return obj
 
     def share(self, value: Any) -> Any:
         """``value`` with each string in it (a dict's values, a list's items, at any depth)

@@ -17,8 +17,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
+
+from workers.shared_strings import SharedStrings
 
 __all__ = ["ADDED_RUN_COLUMNS", "RESULT_COLUMNS", "RUN_COLUMNS", "ResultsStore"]
 
@@ -124,21 +126,6 @@ _START_RUN = (
 
 def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
-
-
-def _shared_strings() -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """A ``json.loads`` ``object_hook`` that makes equal string values one object across every
-    payload it decodes: rows cite the same passages (text, title, ref, source) again and again,
-    and 12,000 rows decoded with a copy of each took about 60 MB."""
-    memo: dict[str, str] = {}
-
-    def hook(obj: dict[str, Any]) -> dict[str, Any]:
-        for key, value in obj.items():
-            if type(value) is str:
-                obj[key] = memo.setdefault(value, value)
-        return obj
-
-    return hook
 
 
 class ResultsStore(ABC):
@@ -247,7 +234,7 @@ class ResultsStore(ABC):
         selection = self._selection(", ".join(RESULT_COLUMNS), envelope_ids, thread_id)
         if selection is None:
             return []
-        hook = _shared_strings()
+        hook = SharedStrings().object_hook  # equal strings of the rows: one object
         out = []
         for item in self._each(*selection):  # decoded as read: no row's JSON text outlives it
             item["structured"] = (json.loads(item["structured"], object_hook=hook)
