@@ -373,19 +373,6 @@ def test_a_field_labelled_by_title_cased_words_is_the_entrys_record_not_a_findin
                      "a document."], found
 
 
-def test_a_sentence_naming_a_header_after_its_article_is_prose_not_a_field() -> None:
-    # trial 128, F5: curl's FAQ answers "How do I tell curl to follow HTTP redirects?" with "The
-    # Location: header ... is only interpreted if you are using the -L/--location option.",
-    # read as a field "The Location:" labelled by title-cased words and never quoted; a field's
-    # label does not open with an article
-    answer = ("The Mirror: header that names the copy is only read if you are using the "
-              "-M/--mirror option.")
-    passage = _passage("FAQ#3", f"Mirrors.\n\n{answer}")
-    found = [s.text for s in candidate_sentences([(0, passage)])]
-    assert answer in found, found
-
-
-
 def test_a_terms_description_in_lower_case_is_a_sentence_of_its_entry() -> None:
     # trial 127, F3: Linux-PAM's control flags (DocBook <dt>/<dd>, the description in lower case)
     # opened a passage; read as the tail of a cut sentence and a field listing, never quoted

@@ -53,3 +53,12 @@ def test_the_sections_opening_is_a_finding_beside_its_limitations() -> None:
 def test_a_heading_naming_less_than_the_question_lends_no_words() -> None:
     chosen = _chosen(WHAT, LIMITS, GUIDE.replace("Relay Hopping", "Moon Relays"))
     assert OPENING not in chosen, chosen
+
+
+def test_a_sentence_naming_a_header_after_its_article_is_prose_not_a_field() -> None:
+    # F5's second cause: "The Location: header ... is only interpreted if you are using the
+    # -L/--location option." was read as a field "The Location:" labelled by title-cased words
+    # and never quoted; a field's label does not open with an article
+    passage = Passage("FAQ#3", "FAQ", "FAQ", "FAQ", f"Mirrors.\n\n{ANSWER}")
+    found = [s.text for s in candidate_sentences([(0, passage)])]
+    assert ANSWER in found, found
