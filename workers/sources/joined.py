@@ -85,6 +85,10 @@ def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[i
         (('backup', ()),)
         >>> joined_words("Is the log in /var stored in the files?", ["log", "files"])
         ()
+        >>> joined_words("How do I make a variable read-only?", ["make", "variable", "read"])
+        (('variableread', (1, 2)), ('readonly', (2,)))
+        >>> joined_words("Is it state-of-the-art?", ["state", "art"])
+        ()
     """
     written = _WORDS.findall(question)
     words = [w.lower() for w in written]
@@ -99,7 +103,26 @@ def joined_words(question: str, core: Sequence[str]) -> tuple[tuple[str, tuple[i
     for i, joined in _phrasal(written):
         if joined not in core:
             out.setdefault(joined, (core.index(words[i]),) if words[i] in core else ())
+    for i, joined in _hyphenated(question):
+        if joined not in core:
+            out.setdefault(joined, (core.index(words[i]),) if words[i] in core else ())
     return tuple(out.items())[:MAX_JOINED]
+
+
+def _hyphenated(question: str) -> list[tuple[int, str]]:
+    """The compounds ``question`` writes with one hyphen between two words ("read-only",
+    "time-out", "e-mail"; not a longer chain, "state-of-the-art"), each as its first word's
+    index among the question's words and the two joined: a manual may write the compound
+    closed (bash's ``readonly``), and a search drops a stopword half ("only") of it (new-user
+    trial N, N2: "How do I make a variable read-only?" never found bash's readonly builtin)."""
+    spans = [m.span() for m in _WORDS.finditer(question)]
+    out = []
+    for i in range(len(spans) - 1):
+        (start, end), (after, stop) = spans[i], spans[i + 1]
+        if (question[end:after] == "-" and question[start - 1:start] != "-"
+                and question[stop:stop + 1] != "-"):
+            out.append((i, (question[start:end] + question[after:stop]).lower()))
+    return out
 
 
 def _phrasal(written: Sequence[str]) -> list[tuple[int, str]]:

@@ -104,3 +104,28 @@ def test_a_phrasal_verb_written_apart_finds_its_one_word_noun(tmp_path: Path) ->
     assert found[0].doc_id == "startup.md", _shown(found)
     query = search_query("Is the log in /var kept?")
     assert query is not None and '"login"' not in query.fts, query.fts  # a noun, no verb
+
+
+READ = _page("read builtin", [("read", [
+    "One line is read from the standard input, and the first word is assigned to the first "
+    "name. The variable REPLY holds the line when no name is given; read makes each variable "
+    "it is given hold one word of the line read."])])
+READONLY = _page("readonly builtin", [("readonly", [
+    "The given names are marked readonly; the values of these names may not be changed by "
+    "subsequent assignment. The -a option restricts the variables to indexed arrays."])])
+
+
+def test_a_hyphenated_compound_finds_its_closed_name(tmp_path: Path) -> None:
+    # new-user trial N, N2: "How do I make a variable read-only?" over bash's manual answered
+    # with the read builtin: the search dropped "only" (a stopword) and never asked for
+    # "readonly", the builtin's name; a compound the question writes with a hyphen is searched
+    # closed too
+    others = {f"{name}.html": _page(f"{name} builtin", [(name, [text])]) for name, text in (
+        ("cd", "Change the current directory to dir; the variable HOME is the default dir."),
+        ("echo", "Output the args, separated by spaces, followed by a newline."),
+        ("export", "The supplied names are marked for automatic export to the environment of "
+                   "subsequently executed commands."),
+        ("shift", "The positional parameters from n+1 ... are renamed to $1 ...."))}
+    found = _found(tmp_path, {"read.html": READ, "readonly.html": READONLY, **others},
+                   "How do I make a variable read-only?")
+    assert found and found[0].doc_id == "readonly.html", _shown(found)
