@@ -31,11 +31,16 @@ from workers.sources.inflections import word_forms
 from workers.sources.joined import PARTICLES
 from workers.sources.stopwords import STOPWORDS
 
-__all__ = ["MAX_FORMS", "MIN_WORD", "SAMPLED", "compound_clauses", "compound_forms", "joined_terms",
-           "splits"]
+__all__ = ["MAX_FORMS", "MAX_WORD", "MIN_WORD", "SAMPLED", "compound_clauses", "compound_forms",
+           "joined_terms", "splits"]
 
 MIN_WORD = 5
 """The least length of a closed word that is split ("email"; "into", "onto" are not)."""
+
+MAX_WORD = 30
+"""The greatest length of a word that is split: a longer one is no compound of two words, and
+each of its cuts is a phrase searched (a hostile query's one word of 10,000 letters took three
+minutes: test_package_docs' hostile queries)."""
 
 MAX_FORMS = 2
 """At most this many split spellings of one word are searched, most frequent first."""
@@ -48,17 +53,20 @@ _LETTERS = re.compile(r"[a-z]+")
 
 @lru_cache(maxsize=4096)
 def splits(word: str) -> tuple[str, ...]:
-    """The two-word phrases ``word`` (lower-case letters) may be a closed spelling of: every
-    cut into a first part (one letter at least) and a second (two at least), neither a
-    stopword unless the second is a particle of :data:`~workers.sources.joined.PARTICLES`.
+    """The two-word phrases ``word`` (lower-case letters, :data:`MIN_WORD` to :data:`MAX_WORD`)
+    may be a closed spelling of: every cut into a first part (one letter at least) and a second
+    (two at least), neither a stopword unless the second is a particle of
+    :data:`~workers.sources.joined.PARTICLES`.
 
     Example:
         >>> "time out" in splits("timeout"), "file name" in splits("filename")
         (True, True)
         >>> "e mail" in splits("email"), splits("into"), "with in" in splits("within")
         (True, (), False)
+        >>> splits("x" * 10_000)  # no compound of two words
+        ()
     """
-    if len(word) < MIN_WORD or not _LETTERS.fullmatch(word):
+    if not MIN_WORD <= len(word) <= MAX_WORD or not _LETTERS.fullmatch(word):
         return ()
     out = []
     for cut in range(1, len(word) - 1):
