@@ -116,11 +116,7 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
     if not isinstance(storage, Storage):
         storage = open_storage(storage)
     targets, elsewhere = _targets(storage, thread_id)
-    sqlite = isinstance(storage, SqliteStorage)
-    result: dict[str, Any] = {
-        "dry_run": dry_run, "compacts": sqlite,
-        "checkpoints_at": CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}",
-        "bytes_before": storage.checkpoint_bytes(), "threads": []}
+    result = _result_head(storage, dry_run)
     if targets:
         _prune_targets(storage, targets, result, dry_run=dry_run)
     else:
@@ -129,11 +125,20 @@ def prune_checkpoints(storage: Storage | Path | str, *, thread_id: str | None = 
         result["threads"].append({"thread_id": thread_id, "action": "kept: rows only",
                                   "checkpoints_removed": 0, "writes_removed": 0,
                                   "payload_bytes": 0})
-    if sqlite and not storage.checkpoints_path.is_file():  # a server's data dir (N14)
-        result["checkpoints_at"] = None
     if settings is not None:
         _mark_stale(storage, result["threads"], settings)
     return _with_totals(result)
+
+
+def _result_head(storage: Storage, dry_run: bool) -> dict[str, Any]:
+    """A prune's result before any thread: where the checkpoints are (None for a data dir with
+    no ``checkpoints.sqlite``, a server's: N14), whether freed space is compacted, their size."""
+    sqlite = isinstance(storage, SqliteStorage)
+    at = CHECKPOINTS_DB if sqlite else f"the checkpoint tables at {storage.label}"
+    if sqlite and not storage.checkpoints_path.is_file():
+        at = None
+    return {"dry_run": dry_run, "compacts": sqlite, "checkpoints_at": at,
+            "bytes_before": storage.checkpoint_bytes(), "threads": []}
 
 
 def _keep_partial(exc: BaseException, storage: Storage, result: dict[str, Any]) -> None:

@@ -63,13 +63,7 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
     res.run(runtime).faults.at("persist-commit")
     if pending:
         runtime.stream_writer({"persisted": {"count": len(pending)}})
-    # a rerun's drop removes the row an earlier run wrote: say so, not only "not persisted"
-    # (one this run persisted before a state edit made it await the review again: that
-    # review's note says so, app.research.review.ask_results)
-    own = {e["envelope_id"] for e in state.get("envelopes") or [] if e.get("persisted")}
-    removed = [eid for eid in state.get("dropped") or [] if eid in written and eid not in own]
-    notes = ([f"dropped at review: {len(removed)} row(s) an earlier run of the thread had "
-              "written were removed from the results database"] if removed else [])
+    notes = _earlier_rows_note(state, written)
     if not pending and not stale:
         return {"notes": notes} if notes else {}
     return {
@@ -80,6 +74,16 @@ def persist(state: ResearchState, config: RunnableConfig, runtime: Runtime[RunCo
             *(delete_envelope(eid) for eid in stale),
         ]
     }
+
+
+def _earlier_rows_note(state: ResearchState, written: set[str]) -> list[str]:
+    """The note of a rerun's drop that removed rows an earlier run wrote (not only "not
+    persisted"); one this run persisted before a state edit made it await the review again is
+    said by that review's note (app.research.review.ask_results)."""
+    own = {e["envelope_id"] for e in state.get("envelopes") or [] if e.get("persisted")}
+    removed = [eid for eid in state.get("dropped") or [] if eid in written and eid not in own]
+    return ([f"dropped at review: {len(removed)} row(s) an earlier run of the thread had "
+             "written were removed from the results database"] if removed else [])
 
 
 def _unwritten(envelope: dict[str, Any], written: set[str] | None) -> bool:
